@@ -1,0 +1,1 @@
+//! PLACEHOLDER: the generated named character reference table (replaced by the tokenizer work).

@@ -1,0 +1,135 @@
+//! The canonical output model: [`Formatted`] text plus [`TextStyle`] runs in UTF-16 units
+//! (spec 1, C1–C6), and [`Diagnostic`]s with input positions (L3).
+
+use crate::StyleSet;
+
+/// One style run: `len` UTF-16 code units from `start`, carrying the codes `st` (spec 1).
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::{StyleCode, StyleSet, TextStyle};
+/// let run = TextStyle { start: 6, len: 5, st: StyleSet::of(StyleCode::Bold) };
+/// assert_eq!(run.end(), 11);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TextStyle {
+    /// First UTF-16 code unit covered.
+    pub start: usize,
+    /// Number of UTF-16 code units covered (≥ 1 in canonical form).
+    pub len: usize,
+    /// The codes, serialised in canonical order (C4).
+    pub st: StyleSet,
+}
+
+impl TextStyle {
+    /// One past the last UTF-16 code unit covered.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet, TextStyle};
+    /// assert_eq!(TextStyle { start: 2, len: 3, st: StyleSet::of(StyleCode::Italic) }.end(), 5);
+    /// ```
+    pub const fn end(&self) -> usize {
+        self.start + self.len
+    }
+}
+
+/// A formatted message: plain `text` and canonical `text_styles` (C1–C6).
+///
+/// # Examples
+///
+/// ```
+/// let f = chatmark::parse_markdown("Hello **world**");
+/// assert_eq!(f.text, "Hello world");
+/// assert_eq!(f.text_styles[0].start, 6);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Formatted {
+    /// The plain text, markup removed.
+    pub text: String,
+    /// Canonical style runs over `text`, in UTF-16 code units.
+    pub text_styles: Vec<TextStyle>,
+}
+
+/// What a [`Diagnostic`] reports (L3).
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(chatmark::DiagnosticCode::UnclosedTag.as_str(), "unclosed_tag");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DiagnosticCode {
+    /// A markup tag was opened and never closed; it stayed text (I3) or closed at the end (H5).
+    UnclosedTag,
+    /// A closing tag matched nothing and stayed text (I3) or was ignored (H5).
+    UnmatchedClosingTag,
+    /// A client code outside the closed set was ignored (N2).
+    UnknownStyleCode,
+    /// A client run was clamped or widened (N3, N4).
+    RunAdjusted,
+    /// A client run was dropped (N1–N3).
+    RunDropped,
+    /// `text_styles` was ignored because `parse_mode` was given (R3).
+    TextStylesIgnored,
+    /// An HTML element with no effect was removed, its content kept (H3).
+    UnsupportedElement,
+}
+
+impl DiagnosticCode {
+    /// The stable wire spelling.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(chatmark::DiagnosticCode::RunDropped.as_str(), "run_dropped");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticCode::UnclosedTag => "unclosed_tag",
+            DiagnosticCode::UnmatchedClosingTag => "unmatched_closing_tag",
+            DiagnosticCode::UnknownStyleCode => "unknown_style_code",
+            DiagnosticCode::RunAdjusted => "run_adjusted",
+            DiagnosticCode::RunDropped => "run_dropped",
+            DiagnosticCode::TextStylesIgnored => "text_styles_ignored",
+            DiagnosticCode::UnsupportedElement => "unsupported_element",
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for DiagnosticCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A note on what the engine changed or ignored, positioned in UTF-16 units of the input (L3).
+///
+/// For markup, `start`/`len` point into the input text; for client runs they give the run's
+/// range as sent (clamped to the text) and `index` names the run.
+///
+/// # Examples
+///
+/// ```
+/// let (_, diags) = chatmark::parse_markdown_with_diagnostics("ab {red}x");
+/// assert_eq!(diags[0].code, chatmark::DiagnosticCode::UnclosedTag);
+/// assert_eq!((diags[0].start, diags[0].len), (3, 5));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Diagnostic {
+    /// What happened.
+    pub code: DiagnosticCode,
+    /// First UTF-16 unit of the input concerned.
+    pub start: usize,
+    /// Length in UTF-16 units.
+    pub len: usize,
+    /// A human-readable sentence.
+    pub message: String,
+}

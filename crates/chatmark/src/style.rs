@@ -1,0 +1,554 @@
+//! Style codes and style sets: the closed code table of spec 1.1 and the canonical
+//! per-family set of C4 (one code per family, table order on output).
+
+use core::fmt;
+use core::str::FromStr;
+
+/// One wire style code of the closed set (spec 1.1), such as `b` or `c_db342e`.
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::StyleCode;
+/// let red: StyleCode = "c_db342e".parse().unwrap();
+/// assert_eq!(red, StyleCode::Red);
+/// assert_eq!(red.to_string(), "c_db342e");
+/// assert!("B".parse::<StyleCode>().is_err()); // codes are case-sensitive (N2)
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StyleCode {
+    /// `b` bold.
+    Bold,
+    /// `i` italic.
+    Italic,
+    /// `u` underline.
+    Underline,
+    /// `s` strike.
+    Strike,
+    /// `f_13` small.
+    Small,
+    /// `f_15` normal size.
+    Normal,
+    /// `f_18` large.
+    Large,
+    /// `f_20` very large.
+    VeryLarge,
+    /// `c_050a19` default colour.
+    DefaultColour,
+    /// `c_15a85f` green.
+    Green,
+    /// `c_f7b503` yellow.
+    Yellow,
+    /// `c_f27806` orange.
+    Orange,
+    /// `c_db342e` red.
+    Red,
+    /// `lst_1` bullet list item.
+    Bullet,
+    /// `lst_2` ordered list item.
+    Ordered,
+    /// `ind_1` indent level 1.
+    Indent1,
+    /// `ind_2` indent level 2.
+    Indent2,
+    /// `ind_3` indent level 3.
+    Indent3,
+    /// `ind_4` indent level 4.
+    Indent4,
+    /// `ind_5` indent level 5.
+    Indent5,
+}
+
+/// The style families of spec 1.1: at most one code of each of the last four per run.
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::{Family, StyleCode};
+/// assert_eq!(StyleCode::Red.family(), Family::Colour);
+/// assert_eq!(StyleCode::Bold.family(), Family::Flag);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// `b i u s`: independent flags.
+    Flag,
+    /// `f_*`.
+    Size,
+    /// `c_*`.
+    Colour,
+    /// `lst_*`.
+    List,
+    /// `ind_*`.
+    Indent,
+}
+
+impl StyleCode {
+    /// Every code, in canonical (table) order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(chatmark::StyleCode::ALL.len(), 20);
+    /// assert_eq!(chatmark::StyleCode::ALL[0].as_str(), "b");
+    /// ```
+    pub const ALL: [StyleCode; 20] = [
+        StyleCode::Bold,
+        StyleCode::Italic,
+        StyleCode::Underline,
+        StyleCode::Strike,
+        StyleCode::Small,
+        StyleCode::Normal,
+        StyleCode::Large,
+        StyleCode::VeryLarge,
+        StyleCode::DefaultColour,
+        StyleCode::Green,
+        StyleCode::Yellow,
+        StyleCode::Orange,
+        StyleCode::Red,
+        StyleCode::Bullet,
+        StyleCode::Ordered,
+        StyleCode::Indent1,
+        StyleCode::Indent2,
+        StyleCode::Indent3,
+        StyleCode::Indent4,
+        StyleCode::Indent5,
+    ];
+
+    /// The wire spelling of the code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(chatmark::StyleCode::Indent3.as_str(), "ind_3");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StyleCode::Bold => "b",
+            StyleCode::Italic => "i",
+            StyleCode::Underline => "u",
+            StyleCode::Strike => "s",
+            StyleCode::Small => "f_13",
+            StyleCode::Normal => "f_15",
+            StyleCode::Large => "f_18",
+            StyleCode::VeryLarge => "f_20",
+            StyleCode::DefaultColour => "c_050a19",
+            StyleCode::Green => "c_15a85f",
+            StyleCode::Yellow => "c_f7b503",
+            StyleCode::Orange => "c_f27806",
+            StyleCode::Red => "c_db342e",
+            StyleCode::Bullet => "lst_1",
+            StyleCode::Ordered => "lst_2",
+            StyleCode::Indent1 => "ind_1",
+            StyleCode::Indent2 => "ind_2",
+            StyleCode::Indent3 => "ind_3",
+            StyleCode::Indent4 => "ind_4",
+            StyleCode::Indent5 => "ind_5",
+        }
+    }
+
+    /// The family the code belongs to.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(chatmark::StyleCode::Ordered.family(), chatmark::Family::List);
+    /// ```
+    pub const fn family(self) -> Family {
+        match self {
+            StyleCode::Bold | StyleCode::Italic | StyleCode::Underline | StyleCode::Strike => {
+                Family::Flag
+            }
+            StyleCode::Small | StyleCode::Normal | StyleCode::Large | StyleCode::VeryLarge => {
+                Family::Size
+            }
+            StyleCode::DefaultColour
+            | StyleCode::Green
+            | StyleCode::Yellow
+            | StyleCode::Orange
+            | StyleCode::Red => Family::Colour,
+            StyleCode::Bullet | StyleCode::Ordered => Family::List,
+            _ => Family::Indent,
+        }
+    }
+
+    /// Whether the code is a line code for client runs and HTML (`lst_*`, `ind_*`, spec 1.3).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(chatmark::StyleCode::Bullet.is_line_code());
+    /// assert!(!chatmark::StyleCode::Bold.is_line_code());
+    /// ```
+    pub const fn is_line_code(self) -> bool {
+        matches!(self.family(), Family::List | Family::Indent)
+    }
+
+    /// The indent code for `level` (1..=5; larger levels cap at 5, 0 gives `None`), as P4 and H8 say.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::StyleCode;
+    /// assert_eq!(StyleCode::indent(7), Some(StyleCode::Indent5));
+    /// assert_eq!(StyleCode::indent(0), None);
+    /// ```
+    pub const fn indent(level: usize) -> Option<StyleCode> {
+        match level {
+            0 => None,
+            1 => Some(StyleCode::Indent1),
+            2 => Some(StyleCode::Indent2),
+            3 => Some(StyleCode::Indent3),
+            4 => Some(StyleCode::Indent4),
+            _ => Some(StyleCode::Indent5),
+        }
+    }
+
+    /// Position in the table, 0..20.
+    const fn index(self) -> u8 {
+        self as u8
+    }
+}
+
+impl fmt::Display for StyleCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error of parsing a string that is not one of the closed set of codes.
+///
+/// # Examples
+///
+/// ```
+/// let err = "zz".parse::<chatmark::StyleCode>().unwrap_err();
+/// assert_eq!(err.to_string(), "unknown style code \"zz\"");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown style code {0:?}")]
+pub struct UnknownStyleCode(pub String);
+
+impl FromStr for StyleCode {
+    type Err = UnknownStyleCode;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StyleCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| UnknownStyleCode(s.to_owned()))
+    }
+}
+
+/// A set of style codes with at most one code per family, iterated in canonical order (C4).
+///
+/// Inserting a code of a family that already has one replaces it (the later or inner code
+/// wins, spec 1.3).
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::{StyleCode, StyleSet};
+/// let mut set = StyleSet::EMPTY;
+/// set.insert(StyleCode::Red);
+/// set.insert(StyleCode::Bold);
+/// set.insert(StyleCode::Green); // replaces red
+/// let codes: Vec<&str> = set.iter().map(|c| c.as_str()).collect();
+/// assert_eq!(codes, ["b", "c_15a85f"]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StyleSet {
+    /// Bits 0..4: b i u s.
+    flags: u8,
+    /// 0 = none, else table index + 1 of the code, per family.
+    size: u8,
+    colour: u8,
+    list: u8,
+    indent: u8,
+}
+
+impl StyleSet {
+    /// The set with no code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(chatmark::StyleSet::EMPTY.is_empty());
+    /// ```
+    pub const EMPTY: StyleSet = StyleSet {
+        flags: 0,
+        size: 0,
+        colour: 0,
+        list: 0,
+        indent: 0,
+    };
+
+    /// A set holding one code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// assert!(StyleSet::of(StyleCode::Bold).contains(StyleCode::Bold));
+    /// ```
+    pub const fn of(code: StyleCode) -> StyleSet {
+        let mut s = StyleSet::EMPTY;
+        s.insert(code);
+        s
+    }
+
+    /// Whether the set holds no code.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(!chatmark::StyleSet::of(chatmark::StyleCode::Italic).is_empty());
+    /// ```
+    pub const fn is_empty(&self) -> bool {
+        self.flags == 0 && self.size == 0 && self.colour == 0 && self.list == 0 && self.indent == 0
+    }
+
+    /// Adds `code`, replacing any other code of its family.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// let mut s = StyleSet::of(StyleCode::Small);
+    /// s.insert(StyleCode::VeryLarge);
+    /// assert_eq!(s.get(chatmark::Family::Size), Some(StyleCode::VeryLarge));
+    /// ```
+    pub const fn insert(&mut self, code: StyleCode) {
+        let v = code.index() + 1;
+        match code.family() {
+            Family::Flag => self.flags |= 1 << code.index(),
+            Family::Size => self.size = v,
+            Family::Colour => self.colour = v,
+            Family::List => self.list = v,
+            Family::Indent => self.indent = v,
+        }
+    }
+
+    /// Removes `code` if present (a different code of the same family stays).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// let mut s = StyleSet::of(StyleCode::Bold);
+    /// s.remove(StyleCode::Bold);
+    /// assert!(s.is_empty());
+    /// ```
+    pub const fn remove(&mut self, code: StyleCode) {
+        let v = code.index() + 1;
+        match code.family() {
+            Family::Flag => self.flags &= !(1 << code.index()),
+            Family::Size => {
+                if self.size == v {
+                    self.size = 0
+                }
+            }
+            Family::Colour => {
+                if self.colour == v {
+                    self.colour = 0
+                }
+            }
+            Family::List => {
+                if self.list == v {
+                    self.list = 0
+                }
+            }
+            Family::Indent => {
+                if self.indent == v {
+                    self.indent = 0
+                }
+            }
+        }
+    }
+
+    /// Whether `code` is in the set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// assert!(!StyleSet::of(StyleCode::Red).contains(StyleCode::Green));
+    /// ```
+    pub const fn contains(&self, code: StyleCode) -> bool {
+        let v = code.index() + 1;
+        match code.family() {
+            Family::Flag => self.flags & (1 << code.index()) != 0,
+            Family::Size => self.size == v,
+            Family::Colour => self.colour == v,
+            Family::List => self.list == v,
+            Family::Indent => self.indent == v,
+        }
+    }
+
+    /// The code of a single-code family, if any (`None` for [`Family::Flag`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{Family, StyleCode, StyleSet};
+    /// assert_eq!(StyleSet::of(StyleCode::Ordered).get(Family::List), Some(StyleCode::Ordered));
+    /// assert_eq!(StyleSet::EMPTY.get(Family::Colour), None);
+    /// ```
+    pub const fn get(&self, family: Family) -> Option<StyleCode> {
+        let v = match family {
+            Family::Flag => 0,
+            Family::Size => self.size,
+            Family::Colour => self.colour,
+            Family::List => self.list,
+            Family::Indent => self.indent,
+        };
+        if v == 0 {
+            None
+        } else {
+            Some(StyleCode::ALL[(v - 1) as usize])
+        }
+    }
+
+    /// Every code of `other` added on top of `self` (`other` wins within a family).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// let s = StyleSet::of(StyleCode::Red).with(StyleSet::of(StyleCode::Green));
+    /// assert!(s.contains(StyleCode::Green) && !s.contains(StyleCode::Red));
+    /// ```
+    #[must_use]
+    pub const fn with(self, other: StyleSet) -> StyleSet {
+        StyleSet {
+            flags: self.flags | other.flags,
+            size: if other.size != 0 { other.size } else { self.size },
+            colour: if other.colour != 0 {
+                other.colour
+            } else {
+                self.colour
+            },
+            list: if other.list != 0 { other.list } else { self.list },
+            indent: if other.indent != 0 {
+                other.indent
+            } else {
+                self.indent
+            },
+        }
+    }
+
+    /// The set without its line codes (`lst_*`, `ind_*`): what a line break may carry (1.3).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// let s = StyleSet::of(StyleCode::Bullet).with(StyleSet::of(StyleCode::Bold));
+    /// assert_eq!(s.without_line_codes(), StyleSet::of(StyleCode::Bold));
+    /// ```
+    #[must_use]
+    pub const fn without_line_codes(self) -> StyleSet {
+        StyleSet {
+            list: 0,
+            indent: 0,
+            ..self
+        }
+    }
+
+    /// The codes in canonical order (C4).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// let s = StyleSet::of(StyleCode::Indent1).with(StyleSet::of(StyleCode::Italic));
+    /// assert_eq!(s.iter().collect::<Vec<_>>(), [StyleCode::Italic, StyleCode::Indent1]);
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = StyleCode> + '_ {
+        let flags = self.flags;
+        let flag_codes = [
+            StyleCode::Bold,
+            StyleCode::Italic,
+            StyleCode::Underline,
+            StyleCode::Strike,
+        ]
+        .into_iter()
+        .enumerate()
+        .filter(move |(k, _)| flags & (1 << k) != 0)
+        .map(|(_, c)| c);
+        flag_codes.chain(
+            [
+                Family::Size,
+                Family::Colour,
+                Family::List,
+                Family::Indent,
+            ]
+            .into_iter()
+            .filter_map(|f| self.get(f)),
+        )
+    }
+
+    /// The number of codes in the set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// assert_eq!(StyleSet::of(StyleCode::Bold).with(StyleSet::of(StyleCode::Red)).len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+}
+
+impl FromIterator<StyleCode> for StyleSet {
+    /// Collects codes in order; a later code replaces an earlier one of its family (1.3).
+    fn from_iter<T: IntoIterator<Item = StyleCode>>(iter: T) -> Self {
+        let mut s = StyleSet::EMPTY;
+        for c in iter {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for StyleSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter().map(StyleCode::as_str))
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for StyleSet {
+    /// Reads a canonical `st` array strictly: unknown codes are an error here (use
+    /// [`crate::normalize`] for lenient client input).
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let codes = <Vec<String>>::deserialize(deserializer)?;
+        codes
+            .iter()
+            .map(|c| c.parse::<StyleCode>().map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_through_its_spelling() {
+        for c in StyleCode::ALL {
+            assert_eq!(c.as_str().parse::<StyleCode>(), Ok(c));
+            assert!(StyleSet::of(c).contains(c));
+            assert_eq!(StyleSet::of(c).iter().collect::<Vec<_>>(), [c]);
+        }
+    }
+
+    #[test]
+    fn canonical_order_is_table_order_c4() {
+        let set: StyleSet = StyleCode::ALL.iter().rev().copied().collect();
+        // one per family survives: the first inserted of each family in reverse = last in table
+        let got: Vec<_> = set.iter().map(StyleCode::as_str).collect();
+        assert_eq!(got, ["b", "i", "u", "s", "f_13", "c_050a19", "lst_1", "ind_1"]);
+    }
+}
