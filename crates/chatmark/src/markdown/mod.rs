@@ -1,26 +1,401 @@
-//! PLACEHOLDER markdown mode.
-use crate::{Diagnostic, Formatted};
+//! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7): one pass over the lines, then per
+//! region (the text between fences) one token pass per paragraph, emphasis matched per
+//! paragraph, tags paired per region, and one emission sweep into the shared run builder.
+//! Nothing recurses and every step is linear in the input (L1).
 
-/// Parses markdown (placeholder).
-///
-/// # Examples
-///
-/// ```
-/// let _ = chatmark::parse_markdown("x");
-/// ```
-pub fn parse_markdown(input: &str) -> Formatted {
-    parse_markdown_with_diagnostics(input).0
+mod chars;
+mod emphasis;
+mod inline;
+mod lines;
+mod unicode;
+
+use crate::builder::FormattedBuilder;
+use crate::utf16::Utf16Cursor;
+use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
+use emphasis::{Delim, Pair};
+use lines::LineKind;
+
+/// Per-code event counts of a delimiter run: `[b, i, s]`.
+type Counts = [usize; 3];
+
+/// One inline token of a region. Byte range `start..end` of the input.
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    start: usize,
+    end: usize,
+    /// Index of the line the token sits on (for its line codes).
+    line: usize,
+    kind: Kind,
 }
 
-/// Parses markdown with diagnostics (placeholder).
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    /// Literal text: plain runs, escaped characters, code spans, unmatched backtick runs.
+    Text,
+    /// A line break (`\n` or `\r\n`): carries inline codes only (1.3).
+    Break,
+    /// A `*`, `_` or `~~` run: `[closing-used | literal | opening-used]`.
+    Delim {
+        close_used: usize,
+        open_used: usize,
+        closes: Counts,
+        opens: Counts,
+    },
+    /// An I3 tag; `partner` is the index of the matching tag, if any.
+    Tag {
+        tag: u8,
+        closing: bool,
+        partner: Option<usize>,
+        /// For a matched opening tag: its closing tag has been passed (emission sweep).
+        ended: bool,
+    },
+}
+
+impl Kind {
+    const fn delim() -> Kind {
+        Kind::Delim {
+            close_used: 0,
+            open_used: 0,
+            closes: [0; 3],
+            opens: [0; 3],
+        }
+    }
+
+    const fn tag(tag: u8, closing: bool) -> Kind {
+        Kind::Tag {
+            tag,
+            closing,
+            partner: None,
+            ended: false,
+        }
+    }
+}
+
+impl Token {
+    const fn new(kind: Kind, start: usize, end: usize, line: usize) -> Token {
+        Token {
+            start,
+            end,
+            line,
+            kind,
+        }
+    }
+}
+
+/// Parses `input` in markdown mode (spec section 2). Never fails: bad markup is text.
 ///
 /// # Examples
 ///
 /// ```
-/// let _ = chatmark::parse_markdown_with_diagnostics("x");
+/// let f = chatmark::parse_markdown("- **Hello** {red}world{/red}");
+/// assert_eq!(f.text, "Hello world");
+/// let codes: Vec<Vec<&str>> = f
+///     .text_styles
+///     .iter()
+///     .map(|r| r.st.iter().map(|c| c.as_str()).collect())
+///     .collect();
+/// assert_eq!(codes, [vec!["b", "lst_1"], vec!["lst_1"], vec!["c_db342e", "lst_1"]]);
+/// ```
+pub fn parse_markdown(input: &str) -> Formatted {
+    Parser::new(input).run().0
+}
+
+/// Parses `input` in markdown mode and also returns diagnostics (unmatched tags, L3) with
+/// positions in UTF-16 units of `input`.
+///
+/// # Examples
+///
+/// ```
+/// let (f, diags) = chatmark::parse_markdown_with_diagnostics("x{/red}");
+/// assert_eq!(f.text, "x{/red}");
+/// assert_eq!(diags[0].code.as_str(), "unmatched_closing_tag");
+/// assert_eq!((diags[0].start, diags[0].len), (1, 6));
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
-    let mut b = crate::builder::FormattedBuilder::with_capacity(input.len());
-    b.push_str(input, crate::StyleSet::EMPTY);
-    (b.finish(), Vec::new())
+    let (f, notes) = Parser::new(input).run();
+    (f, to_diagnostics(input, notes))
+}
+
+/// A diagnostic in input bytes, converted to UTF-16 once at the end.
+struct Note {
+    start: usize,
+    end: usize,
+    code: DiagnosticCode,
+}
+
+fn to_diagnostics(input: &str, mut notes: Vec<Note>) -> Vec<Diagnostic> {
+    notes.sort_by_key(|n| n.start);
+    let mut cur = Utf16Cursor::new(input);
+    notes
+        .into_iter()
+        .map(|n| {
+            let start = cur.to_unit(n.start);
+            let end = cur.to_unit(n.end);
+            let tag = input.get(n.start..n.end).unwrap_or("");
+            let message = match n.code {
+                DiagnosticCode::UnclosedTag => format!("tag {tag} is never closed; kept as text"),
+                _ => format!("closing tag {tag} has no opening tag; kept as text"),
+            };
+            Diagnostic {
+                code: n.code,
+                start,
+                len: end - start,
+                message,
+            }
+        })
+        .collect()
+}
+
+struct Parser<'a> {
+    input: &'a str,
+    lines: Vec<lines::Line>,
+    out: FormattedBuilder,
+    /// Tokens of the current region.
+    tokens: Vec<Token>,
+    /// Delimiter runs of the current paragraph.
+    delims: Vec<Delim>,
+    /// Open tags of the current region, per tag and spelling (I3).
+    open_tags: [Vec<usize>; 12],
+    notes: Vec<Note>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(input: &'a str) -> Self {
+        Parser {
+            input,
+            lines: lines::scan(input),
+            out: FormattedBuilder::with_capacity(input.len()),
+            tokens: Vec::new(),
+            delims: Vec::new(),
+            open_tags: Default::default(),
+            notes: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> (Formatted, Vec<Note>) {
+        let mut i = 0;
+        while let Some(line) = self.lines.get(i).copied() {
+            match line.kind {
+                LineKind::Verbatim => {
+                    self.flush_region();
+                    let raw = self.input.get(line.start..line.end).unwrap_or("");
+                    self.out.push_str(raw, StyleSet::EMPTY);
+                    i += 1;
+                }
+                LineKind::Blank => {
+                    if line.end > line.content.1 {
+                        self.tokens
+                            .push(Token::new(Kind::Break, line.content.1, line.end, i));
+                    }
+                    i += 1;
+                }
+                LineKind::Text => {
+                    let para_end = self
+                        .lines
+                        .get(i..)
+                        .and_then(|rest| rest.iter().position(|l| l.kind != LineKind::Text))
+                        .map_or(self.lines.len(), |k| i + k);
+                    self.paragraph(i, para_end);
+                    i = para_end;
+                }
+            }
+        }
+        self.flush_region();
+        (self.out.finish(), self.notes)
+    }
+
+    /// Tokenizes one paragraph into the region and matches its emphasis (I4–I6).
+    fn paragraph(&mut self, first: usize, end: usize) {
+        let lines = self.lines.get(first..end).unwrap_or_default();
+        let tok_base = self.tokens.len();
+        self.delims.clear();
+        inline::tokenize(self.input, lines, first, &mut self.tokens, &mut self.delims);
+        let tokens = &mut self.tokens;
+        emphasis::process(&mut self.delims, |p: Pair| {
+            let slot = match p.code {
+                StyleCode::Bold => 0,
+                StyleCode::Italic => 1,
+                _ => 2,
+            };
+            if let Some(Kind::Delim {
+                open_used, opens, ..
+            }) = tokens.get_mut(p.opener).map(|t| &mut t.kind)
+            {
+                *open_used += p.used;
+                opens[slot] += 1;
+            }
+            if let Some(Kind::Delim {
+                close_used, closes, ..
+            }) = tokens.get_mut(p.closer).map(|t| &mut t.kind)
+            {
+                *close_used += p.used;
+                closes[slot] += 1;
+            }
+        });
+        self.pair_tags(tok_base);
+    }
+
+    /// Pairs the tags among `tokens[from..]` with the region's open tags (I3).
+    fn pair_tags(&mut self, from: usize) {
+        for k in from..self.tokens.len() {
+            let Some(Token {
+                start,
+                kind: Kind::Tag { tag, closing, .. },
+                ..
+            }) = self.tokens.get(k).copied()
+            else {
+                continue;
+            };
+            let angle = self.input.as_bytes().get(start) == Some(&b'<');
+            let Some(stack) = self
+                .open_tags
+                .get_mut(usize::from(tag) * 2 + usize::from(angle))
+            else {
+                continue;
+            };
+            if !closing {
+                stack.push(k);
+            } else if let Some(opener) = stack.pop() {
+                for (a, b) in [(opener, k), (k, opener)] {
+                    if let Some(Kind::Tag { partner, .. }) =
+                        self.tokens.get_mut(a).map(|t| &mut t.kind)
+                    {
+                        *partner = Some(b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Emits the region's tokens with their styles and clears it (1.3 combining).
+    fn flush_region(&mut self) {
+        let mut counts: Counts = [0; 3];
+        let mut big = 0usize;
+        let mut underline = 0usize;
+        // Open colour tags by opening order; the innermost (last opened, still open) wins.
+        let mut colours: Vec<usize> = Vec::new();
+        let mut tokens = core::mem::take(&mut self.tokens);
+        for k in 0..tokens.len() {
+            let Some(tok) = tokens.get(k).copied() else {
+                break;
+            };
+            // Events before the token's literal text.
+            match tok.kind {
+                Kind::Delim { closes, .. } => {
+                    for (c, d) in counts.iter_mut().zip(closes) {
+                        *c = c.saturating_sub(d);
+                    }
+                }
+                Kind::Tag {
+                    tag,
+                    closing: true,
+                    partner: Some(opener),
+                    ..
+                } => match tag {
+                    4 => big = big.saturating_sub(1),
+                    5 => underline = underline.saturating_sub(1),
+                    _ => {
+                        if let Some(Kind::Tag { ended, .. }) =
+                            tokens.get_mut(opener).map(|t| &mut t.kind)
+                        {
+                            *ended = true;
+                        }
+                        while colours.last().is_some_and(|&o| {
+                            matches!(
+                                tokens.get(o).map(|t| t.kind),
+                                Some(Kind::Tag { ended: true, .. })
+                            )
+                        }) {
+                            colours.pop();
+                        }
+                    }
+                },
+                _ => {}
+            }
+            let mut inline = StyleSet::EMPTY;
+            for (c, code) in
+                counts
+                    .iter()
+                    .zip([StyleCode::Bold, StyleCode::Italic, StyleCode::Strike])
+            {
+                if *c > 0 {
+                    inline.insert(code);
+                }
+            }
+            if big > 0 {
+                inline.insert(StyleCode::Large);
+            }
+            if underline > 0 {
+                inline.insert(StyleCode::Underline);
+            }
+            if let Some(Token {
+                kind: Kind::Tag { tag, .. },
+                ..
+            }) = colours.last().and_then(|&o| tokens.get(o))
+            {
+                inline.insert(colour_of(*tag));
+            }
+            let line_codes = self
+                .lines
+                .get(tok.line)
+                .map_or(StyleSet::EMPTY, |l| l.codes);
+            let raw = self.input.get(tok.start..tok.end).unwrap_or("");
+            match tok.kind {
+                Kind::Text => self.out.push_str(raw, inline.with(line_codes)),
+                Kind::Break => self.out.push_str(raw, inline),
+                Kind::Delim {
+                    close_used,
+                    open_used,
+                    opens,
+                    ..
+                } => {
+                    let lit = raw.len().saturating_sub(close_used + open_used);
+                    let s = raw.get(close_used..close_used + lit).unwrap_or("");
+                    self.out.push_str(s, inline.with(line_codes));
+                    for (c, d) in counts.iter_mut().zip(opens) {
+                        *c += d;
+                    }
+                }
+                Kind::Tag {
+                    tag,
+                    closing,
+                    partner,
+                    ..
+                } => match partner {
+                    Some(_) if !closing => match tag {
+                        4 => big += 1,
+                        5 => underline += 1,
+                        _ => colours.push(k),
+                    },
+                    Some(_) => {}
+                    None => {
+                        self.out.push_str(raw, inline.with(line_codes));
+                        self.notes.push(Note {
+                            start: tok.start,
+                            end: tok.end,
+                            code: if closing {
+                                DiagnosticCode::UnmatchedClosingTag
+                            } else {
+                                DiagnosticCode::UnclosedTag
+                            },
+                        });
+                    }
+                },
+            }
+        }
+        tokens.clear();
+        self.tokens = tokens;
+        for stack in &mut self.open_tags {
+            stack.clear();
+        }
+    }
+}
+
+fn colour_of(tag: u8) -> StyleCode {
+    match tag {
+        0 => StyleCode::Red,
+        1 => StyleCode::Orange,
+        2 => StyleCode::Yellow,
+        _ => StyleCode::Green,
+    }
 }
