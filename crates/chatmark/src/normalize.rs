@@ -1,0 +1,344 @@
+//! Normalisation of client `text_styles` (spec section 4, N1–N5): validate and clamp each
+//! run, widen boundaries out of surrogate pairs, combine overlaps (later run wins within a
+//! family, 1.3), keep line codes off line breaks, and emit canonical form through the shared
+//! run builder. O(n log n) in the number of runs plus O(L) in the text.
+
+use std::collections::BinaryHeap;
+
+use crate::builder::RunBuilder;
+use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
+
+/// A client run as received, after the JSON-shape checks of N1 and N2.
+///
+/// `None` in `start` or `len` means the field was missing or not an integral number (N1);
+/// `None` in `st` means `st` was missing or of a type that drops the run (N2). Codes are
+/// still unvalidated strings: [`normalize`] ignores the unknown ones.
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::RawTextStyle;
+/// let run = RawTextStyle { start: Some(0), len: Some(2), st: Some(vec!["b", "zz"]) };
+/// let (runs, diags) = chatmark::normalize("abc", &[run]);
+/// assert_eq!(runs.len(), 1);
+/// assert_eq!(diags[0].code.as_str(), "unknown_style_code");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawTextStyle<'a> {
+    /// Start in UTF-16 units, if integral.
+    pub start: Option<i64>,
+    /// Length in UTF-16 units, if integral.
+    pub len: Option<i64>,
+    /// The codes as sent (strings only), if `st` was an array or a comma string.
+    pub st: Option<Vec<&'a str>>,
+}
+
+impl<'a> RawTextStyle<'a> {
+    /// Parses a comma-separated `st` string (N2): `"b, c_db342e"` → `["b", "c_db342e"]`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(chatmark::RawTextStyle::split_codes(" b, i ,"), ["b", "i", ""]);
+    /// ```
+    pub fn split_codes(s: &'a str) -> Vec<&'a str> {
+        s.split(',').map(str::trim).collect()
+    }
+}
+
+impl From<&TextStyle> for RawTextStyle<'static> {
+    fn from(t: &TextStyle) -> Self {
+        RawTextStyle {
+            start: i64::try_from(t.start).ok(),
+            len: i64::try_from(t.len).ok(),
+            st: Some(t.st.iter().map(StyleCode::as_str).collect()),
+        }
+    }
+}
+
+/// A UTF-16 view of the text: bytes when it is ASCII (the common case), units otherwise.
+enum Units {
+    Ascii(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+impl Units {
+    fn new(text: &str) -> Units {
+        if text.is_ascii() {
+            Units::Ascii(text.as_bytes().to_vec())
+        } else {
+            Units::Wide(text.encode_utf16().collect())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Units::Ascii(b) => b.len(),
+            Units::Wide(w) => w.len(),
+        }
+    }
+
+    fn get(&self, k: usize) -> Option<u16> {
+        match self {
+            Units::Ascii(b) => b.get(k).map(|&x| u16::from(x)),
+            Units::Wide(w) => w.get(k).copied(),
+        }
+    }
+
+    /// Whether unit `k` is the second half of a surrogate pair (C5, N4).
+    fn is_low_surrogate(&self, k: usize) -> bool {
+        self.get(k).is_some_and(|u| (0xDC00..=0xDFFF).contains(&u))
+    }
+
+    /// Whether unit `k` is a line-break character: `\n`, or `\r` right before `\n` (1.3).
+    fn is_break(&self, k: usize) -> bool {
+        match self.get(k) {
+            Some(0x0A) => true,
+            Some(0x0D) => self.get(k + 1) == Some(0x0A),
+            _ => false,
+        }
+    }
+}
+
+/// Normalises client runs over `text` (spec section 4) into canonical form, with diagnostics
+/// saying what was ignored, adjusted or dropped (L3; positions are the run's range in
+/// `text`, clamped, or 0 for a run with no usable range).
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::RawTextStyle;
+/// let runs = [
+///     RawTextStyle { start: Some(0), len: Some(4), st: Some(vec!["b"]) },
+///     RawTextStyle { start: Some(2), len: Some(4), st: Some(vec!["i"]) },
+/// ];
+/// let (out, _) = chatmark::normalize("abcdef", &runs);
+/// let spans: Vec<(usize, usize, usize)> = out.iter().map(|r| (r.start, r.len, r.st.len())).collect();
+/// assert_eq!(spans, [(0, 2, 1), (2, 2, 2), (4, 2, 1)]);
+/// ```
+pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Vec<Diagnostic>) {
+    let units = Units::new(text);
+    let total = units.len();
+    let mut diags = Vec::new();
+    // (start, end, set) per run kept, in array order (the order decides 1.3).
+    let mut runs: Vec<(usize, usize, StyleSet)> = Vec::with_capacity(styles.len());
+    for (k, raw) in styles.iter().enumerate() {
+        let diag = |code, start, end, message: String| Diagnostic {
+            code,
+            start,
+            len: end - start,
+            message,
+        };
+        let (Some(start), Some(len), Some(codes)) = (raw.start, raw.len, raw.st.as_ref()) else {
+            let why = if raw.st.is_none() {
+                "st is missing or not an array or string"
+            } else {
+                "start or len is missing or not an integer"
+            };
+            diags.push(diag(
+                DiagnosticCode::RunDropped,
+                0,
+                0,
+                format!("text_styles[{k}] dropped: {why}"),
+            ));
+            continue;
+        };
+        // N3: exact or saturating arithmetic, then clamping to [0, L].
+        let end = start.saturating_add(len);
+        let clamp = |v: i64| usize::try_from(v.max(0)).unwrap_or(usize::MAX).min(total);
+        let (mut s, mut e) = (clamp(start), clamp(end));
+        let mut adjusted =
+            i64::try_from(s).ok() != Some(start) || i64::try_from(e).ok() != Some(end);
+        let mut set = StyleSet::EMPTY;
+        for &code in codes {
+            match code.parse::<StyleCode>() {
+                Ok(c) => set.insert(c),
+                Err(_) => diags.push(diag(
+                    DiagnosticCode::UnknownStyleCode,
+                    s,
+                    e.max(s),
+                    format!("text_styles[{k}]: unknown style code {code:?} ignored"),
+                )),
+            }
+        }
+        if e <= s || set.is_empty() {
+            let why = if set.is_empty() {
+                "no known style code"
+            } else {
+                "empty range after clamping to the text"
+            };
+            diags.push(diag(
+                DiagnosticCode::RunDropped,
+                s.min(e),
+                s.min(e),
+                format!("text_styles[{k}] dropped: {why}"),
+            ));
+            continue;
+        }
+        // N4: boundaries inside a surrogate pair move outward.
+        if units.is_low_surrogate(s) {
+            s -= 1;
+            adjusted = true;
+        }
+        if units.is_low_surrogate(e) {
+            e += 1;
+            adjusted = true;
+        }
+        if adjusted {
+            diags.push(diag(
+                DiagnosticCode::RunAdjusted,
+                s,
+                e,
+                format!("text_styles[{k}] adjusted to start {s}, len {}", e - s),
+            ));
+        }
+        runs.push((s, e, set));
+    }
+    (combine(&units, &runs), diags)
+}
+
+/// Per-family winners among active runs: the highest run index whose set has the family.
+const FAMILIES: [Family; 4] = [Family::Size, Family::Colour, Family::List, Family::Indent];
+const FLAGS: [StyleCode; 4] = [
+    StyleCode::Bold,
+    StyleCode::Italic,
+    StyleCode::Underline,
+    StyleCode::Strike,
+];
+
+/// The sweep of N5: union of flags, later run wins within a family, line codes off breaks.
+fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
+    // Events: (position, run index, is_start). Ends sort before starts at one position.
+    let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(runs.len() * 2);
+    for (k, &(s, e, _)) in runs.iter().enumerate() {
+        events.push((s, true, k));
+        events.push((e, false, k));
+    }
+    events.sort_unstable();
+    let mut active = vec![false; runs.len()];
+    let mut flag_counts = [0usize; 4];
+    let mut heaps: [BinaryHeap<usize>; 4] = Default::default();
+    let mut out = RunBuilder::default();
+    let mut pos = 0;
+    let mut ev = events.iter().peekable();
+    while let Some(&&(p, _, _)) = ev.peek() {
+        // Emit [pos, p) with the current state.
+        if p > pos {
+            let mut set = StyleSet::EMPTY;
+            for (c, f) in flag_counts.iter().zip(FLAGS) {
+                if *c > 0 {
+                    set.insert(f);
+                }
+            }
+            for (heap, fam) in heaps.iter_mut().zip(FAMILIES) {
+                while heap
+                    .peek()
+                    .is_some_and(|&k| !active.get(k).copied().unwrap_or(false))
+                {
+                    heap.pop();
+                }
+                if let Some(code) = heap
+                    .peek()
+                    .and_then(|&k| runs.get(k))
+                    .and_then(|r| r.2.get(fam))
+                {
+                    set.insert(code);
+                }
+            }
+            emit(units, &mut out, pos, p, set);
+            pos = p;
+        }
+        while let Some(&&(q, start, k)) = ev.peek() {
+            if q != p {
+                break;
+            }
+            ev.next();
+            let Some(&(_, _, set)) = runs.get(k) else {
+                continue;
+            };
+            if let Some(a) = active.get_mut(k) {
+                *a = start;
+            }
+            for (c, f) in flag_counts.iter_mut().zip(FLAGS) {
+                if set.contains(f) {
+                    *c = if start { *c + 1 } else { c.saturating_sub(1) };
+                }
+            }
+            if start {
+                for (heap, fam) in heaps.iter_mut().zip(FAMILIES) {
+                    if set.get(fam).is_some() {
+                        heap.push(k);
+                    }
+                }
+            }
+        }
+    }
+    out.finish()
+}
+
+/// Advances the builder over `[from, to)` with `set`, taking line codes off line breaks.
+fn emit(units: &Units, out: &mut RunBuilder, from: usize, to: usize, set: StyleSet) {
+    // Unstyled gaps before `from` are implied by the builder's position.
+    let gap = from.saturating_sub(out.position());
+    out.advance(gap, StyleSet::EMPTY);
+    if set.without_line_codes() == set {
+        out.advance(to - from, set);
+        return;
+    }
+    let mut seg = from;
+    for k in from..to {
+        if units.is_break(k) {
+            out.advance(k - seg, set);
+            out.advance(1, set.without_line_codes());
+            seg = k + 1;
+        }
+    }
+    out.advance(to - seg, set);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(start: i64, len: i64, st: &[&'static str]) -> RawTextStyle<'static> {
+        RawTextStyle {
+            start: Some(start),
+            len: Some(len),
+            st: Some(st.to_vec()),
+        }
+    }
+
+    #[test]
+    fn later_run_wins_within_family_1_3() {
+        let (out, _) = normalize(
+            "abcd",
+            &[raw(0, 4, &["c_db342e"]), raw(1, 2, &["c_15a85f"])],
+        );
+        let colours: Vec<_> = out
+            .iter()
+            .map(|r| (r.start, r.len, r.st.iter().next()))
+            .collect();
+        assert_eq!(
+            colours,
+            [
+                (0, 1, Some(StyleCode::Red)),
+                (1, 2, Some(StyleCode::Green)),
+                (3, 1, Some(StyleCode::Red))
+            ]
+        );
+    }
+
+    #[test]
+    fn surrogate_boundaries_move_outward_n4() {
+        let (out, d) = normalize("a😀b", &[raw(2, 2, &["b"])]);
+        assert_eq!((out[0].start, out[0].len), (1, 3));
+        assert_eq!(d[0].code, DiagnosticCode::RunAdjusted);
+    }
+
+    #[test]
+    fn crlf_breaks_lose_line_codes_n5() {
+        let (out, _) = normalize("a\r\nb", &[raw(0, 4, &["lst_1"])]);
+        let spans: Vec<_> = out.iter().map(|r| (r.start, r.len)).collect();
+        assert_eq!(spans, [(0, 1), (3, 1)]);
+    }
+}
