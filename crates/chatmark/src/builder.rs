@@ -118,8 +118,16 @@ mod tests {
         assert_eq!(
             out.text_styles,
             [
-                TextStyle { start: 0, len: 3, st: b },
-                TextStyle { start: 4, len: 2, st: b }
+                TextStyle {
+                    start: 0,
+                    len: 3,
+                    st: b
+                },
+                TextStyle {
+                    start: 4,
+                    len: 2,
+                    st: b
+                }
             ]
         );
     }

@@ -1,18 +1,36 @@
 //! chatmark: turns a chat message written in the platform's markdown dialect or HTML subset
 //! into plain text plus canonical UTF-16 style runs, normalises client-made runs, and
-//! resolves whole `sendMessage` bodies (the contract is the project's `spec/DIALECT.md`).
+//! resolves whole `sendMessage` bodies. The contract is the project's `spec/DIALECT.md`;
+//! rule ids (C1, P3, H6, …) are cited throughout.
+//!
+//! ```
+//! let f = chatmark::parse_markdown("**Hello** {red}world{/red}");
+//! assert_eq!(f.text, "Hello world");
+//! assert_eq!(f.text_styles.len(), 2);
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod builder;
 pub mod html;
+#[cfg(feature = "serde")]
+mod json;
 mod markdown;
 mod model;
+mod normalize;
+mod resolve;
 mod style;
 mod utf16;
 
+pub use html::parse_html;
+#[cfg(feature = "serde")]
+pub use json::{json_from_str_lossy, normalize_json, resolve_json};
+pub use markdown::{parse_markdown, parse_markdown_with_diagnostics};
 pub use model::{Diagnostic, DiagnosticCode, Formatted, TextStyle};
+pub use normalize::{normalize, RawTextStyle};
+pub use resolve::{
+    parse, parse_with_diagnostics, resolve, resolve_text, ChatId, ErrorCode, Field, Limits,
+    ParseMode, ResolveError, Resolved, SendMessage, UnknownParseMode,
+};
 pub use style::{Family, StyleCode, StyleSet, UnknownStyleCode};
 pub use utf16::utf16_len;
-pub use html::parse_html;
-pub use markdown::{parse_markdown, parse_markdown_with_diagnostics};

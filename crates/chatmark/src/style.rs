@@ -421,13 +421,21 @@ impl StyleSet {
     pub const fn with(self, other: StyleSet) -> StyleSet {
         StyleSet {
             flags: self.flags | other.flags,
-            size: if other.size != 0 { other.size } else { self.size },
+            size: if other.size != 0 {
+                other.size
+            } else {
+                self.size
+            },
             colour: if other.colour != 0 {
                 other.colour
             } else {
                 self.colour
             },
-            list: if other.list != 0 { other.list } else { self.list },
+            list: if other.list != 0 {
+                other.list
+            } else {
+                self.list
+            },
             indent: if other.indent != 0 {
                 other.indent
             } else {
@@ -476,14 +484,9 @@ impl StyleSet {
         .filter(move |(k, _)| flags & (1 << k) != 0)
         .map(|(_, c)| c);
         flag_codes.chain(
-            [
-                Family::Size,
-                Family::Colour,
-                Family::List,
-                Family::Indent,
-            ]
-            .into_iter()
-            .filter_map(|f| self.get(f)),
+            [Family::Size, Family::Colour, Family::List, Family::Indent]
+                .into_iter()
+                .filter_map(|f| self.get(f)),
         )
     }
 
@@ -549,6 +552,9 @@ mod tests {
         let set: StyleSet = StyleCode::ALL.iter().rev().copied().collect();
         // one per family survives: the first inserted of each family in reverse = last in table
         let got: Vec<_> = set.iter().map(StyleCode::as_str).collect();
-        assert_eq!(got, ["b", "i", "u", "s", "f_13", "c_050a19", "lst_1", "ind_1"]);
+        assert_eq!(
+            got,
+            ["b", "i", "u", "s", "f_13", "c_050a19", "lst_1", "ind_1"]
+        );
     }
 }
