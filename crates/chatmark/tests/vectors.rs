@@ -1,0 +1,64 @@
+//! Runs every conformance-shaped JSONL file of `tests/data/` (public vectors, converted
+//! external suites, our own cases) through `resolve_json`, as the JSONL contract does.
+//! One harness, data only: each line is `{"id", "rule", "input", "expect" | "expect_error"}`.
+
+use serde_json::{json, Value};
+
+const FILES: &[&str] = &[
+    "conformance.jsonl",
+    "commonmark-emphasis.jsonl",
+    "openclaw-zalo.jsonl",
+    "tdlib-html.jsonl",
+    "cases.jsonl",
+];
+
+/// What the JSONL contract prints for one body.
+fn answer(input: &Value) -> Value {
+    match chatmark::resolve_json(input, &chatmark::Limits::default(), false) {
+        Ok(r) => serde_json::to_value(&r.formatted).unwrap(),
+        Err(e) => json!({ "error": e }),
+    }
+}
+
+fn matches(v: &Value, got: &Value) -> bool {
+    match v.get("expect_error") {
+        Some(code) => got["error"]["code"] == *code,
+        None => got == &v["expect"],
+    }
+}
+
+#[test]
+fn every_vector_file_passes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in FILES {
+        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        let mut passed = 0;
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let got = answer(&v["input"]);
+            if matches(&v, &got) {
+                passed += 1;
+            } else {
+                failures.push(format!(
+                    "{file} {} [{}]\n  input: {}\n  want:  {}\n  got:   {}",
+                    v["id"],
+                    v["rule"],
+                    v["input"],
+                    v.get("expect").unwrap_or(&v["expect_error"]),
+                    got
+                ));
+            }
+            total += 1;
+        }
+        println!("{file}: {passed} passed");
+    }
+    assert!(total > 400, "too few vectors read: {total}");
+    assert!(
+        failures.is_empty(),
+        "{} of {total} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
