@@ -55,6 +55,62 @@ pub struct Formatted {
     pub text_styles: Vec<TextStyle>,
 }
 
+impl Formatted {
+    /// Checks canonical form (C1–C6), naming the first rule broken. Every result of the
+    /// engine passes; this is for tests, fuzzers, and callers that build runs by hand.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{Formatted, StyleCode, StyleSet, TextStyle};
+    /// let b = StyleSet::of(StyleCode::Bold);
+    /// let ok = Formatted { text: "ab".into(), text_styles: vec![TextStyle { start: 0, len: 2, st: b }] };
+    /// assert_eq!(ok.check_canonical(), Ok(()));
+    /// let split = Formatted {
+    ///     text: "ab".into(),
+    ///     text_styles: vec![TextStyle { start: 0, len: 1, st: b }, TextStyle { start: 1, len: 1, st: b }],
+    /// };
+    /// assert!(split.check_canonical().unwrap_err().starts_with("C3"));
+    /// ```
+    pub fn check_canonical(&self) -> Result<(), String> {
+        let units: Vec<u16> = self.text.encode_utf16().collect();
+        let mut prev: Option<&TextStyle> = None;
+        for (k, r) in self.text_styles.iter().enumerate() {
+            if r.len == 0 || r.st.is_empty() {
+                return Err(format!("C2: run {k} is empty"));
+            }
+            if r.end() > units.len() {
+                return Err(format!(
+                    "C6: run {k} ends at {} past {}",
+                    r.end(),
+                    units.len()
+                ));
+            }
+            for b in [r.start, r.end()] {
+                if units.get(b).is_some_and(|u| (0xDC00..=0xDFFF).contains(u)) {
+                    return Err(format!(
+                        "C5: run {k} has a boundary at {b} inside a surrogate pair"
+                    ));
+                }
+            }
+            if let Some(p) = prev {
+                if r.start < p.end() {
+                    return Err(format!(
+                        "C1: run {k} starts at {} before {}",
+                        r.start,
+                        p.end()
+                    ));
+                }
+                if r.start == p.end() && r.st == p.st {
+                    return Err(format!("C3: runs {} and {k} touch with equal codes", k - 1));
+                }
+            }
+            prev = Some(r);
+        }
+        Ok(())
+    }
+}
+
 /// What a [`Diagnostic`] reports (L3).
 ///
 /// # Examples

@@ -1,0 +1,242 @@
+//! Property tests: canonical form (C1–C6) of every result, markdown output as a subsequence of
+//! its input, normalisation idempotent and equal to a naive per-UTF-16-unit model (N1–N5), and
+//! emphasis (I4) equal to pulldown-cmark's on the shared subset of CommonMark.
+#![cfg(not(target_arch = "wasm32"))]
+
+use chatmark::{normalize, Formatted, RawTextStyle, StyleCode, StyleSet, TextStyle};
+use proptest::prelude::*;
+
+/// Strings biased toward the markup of both dialects, emoji, CRLF and spaces.
+fn markupish() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        4 => "[a-z]{1,4}",
+        2 => Just(" ".to_string()),
+        1 => Just("  ".to_string()),
+        2 => prop::sample::select(vec!["*", "**", "***", "_", "__", "~~", "~", "`", "``", "\\"])
+            .prop_map(str::to_string),
+        1 => prop::sample::select(vec![
+            "{red}", "{/red}", "{green}", "{/green}", "{big}", "{/big}", "<underline>",
+            "</underline>", "<red>", "</red>", "{RED}", "{/",
+        ])
+        .prop_map(str::to_string),
+        1 => prop::sample::select(vec!["# ", "## ", "- ", "* ", "1. ", "> ", ">> ", ">", "```", "#"])
+            .prop_map(str::to_string),
+        2 => prop::sample::select(vec!["\n", "\r\n", "\r", "\n\n", "\t"]).prop_map(str::to_string),
+        1 => prop::sample::select(vec!["😀", "é", "\u{a0}", "👨‍👩‍👧", "€", ".", "(", ")", "!", "\u{3000}"])
+            .prop_map(str::to_string),
+        1 => prop::sample::select(vec!["<b>", "</b>", "&amp;", "&#32;", "<br>", "<li>", "<p>", "</p>"])
+            .prop_map(str::to_string),
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+fn is_subsequence(small: &str, big: &str) -> bool {
+    let mut it = big.chars();
+    small.chars().all(|c| it.any(|b| b == c))
+}
+
+/// The markup characters whose removal markdown mode may cause.
+fn markup_only_removed(out: &str, input: &str) -> bool {
+    let mut it = out.chars().peekable();
+    for c in input.chars() {
+        if it.peek() == Some(&c) {
+            it.next();
+        } else if !matches!(
+            c,
+            '*' | '_' | '~' | '\\' | '{' | '}' | '<' | '>' | '/' | '#' | '-' | '+' | '.' | ' '
+        ) && !c.is_ascii_alphanumeric()
+        {
+            return false;
+        }
+    }
+    it.next().is_none()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn markdown_is_canonical_and_a_subsequence(input in markupish()) {
+        let f = chatmark::parse_markdown(&input);
+        prop_assert_eq!(f.check_canonical(), Ok(()));
+        prop_assert!(is_subsequence(&f.text, &input), "{:?} -> {:?}", input, f.text);
+        prop_assert!(markup_only_removed(&f.text, &input), "{:?} -> {:?}", input, f.text);
+    }
+
+    #[test]
+    fn html_is_canonical(input in markupish()) {
+        let f = chatmark::parse_html(&input);
+        prop_assert_eq!(f.check_canonical(), Ok(()));
+    }
+
+    #[test]
+    fn normalize_matches_naive_model_and_is_idempotent(
+        text in prop::collection::vec(prop::sample::select(vec!["a", "b", "\n", "\r\n", "\r", "😀", "é", " "]), 0..12)
+            .prop_map(|v| v.concat()),
+        runs in prop::collection::vec(raw_run(), 0..8),
+    ) {
+        let raw: Vec<RawTextStyle<'static>> = runs.clone();
+        let (out, _) = normalize(&text, &raw);
+        let f = Formatted { text: text.clone(), text_styles: out.clone() };
+        prop_assert_eq!(f.check_canonical(), Ok(()));
+        prop_assert_eq!(&out, &naive(&text, &raw));
+        let again: Vec<RawTextStyle<'static>> = out.iter().map(RawTextStyle::from).collect();
+        prop_assert_eq!(&normalize(&text, &again).0, &out);
+    }
+}
+
+const CODES: [&str; 12] = [
+    "b", "i", "u", "s", "f_13", "f_20", "c_db342e", "c_15a85f", "lst_1", "lst_2", "ind_1", "zz",
+];
+
+fn raw_run() -> impl Strategy<Value = RawTextStyle<'static>> {
+    (
+        prop::option::weighted(0.95, -3i64..16),
+        prop::option::weighted(0.95, prop_oneof![-2i64..16, Just(i64::MAX)]),
+        prop::option::weighted(
+            0.95,
+            prop::collection::vec(prop::sample::select(CODES.to_vec()), 0..4),
+        ),
+    )
+        .prop_map(|(start, len, st)| RawTextStyle { start, len, st })
+}
+
+/// The per-unit reference model of section 4, written independently of the engine.
+fn naive(text: &str, runs: &[RawTextStyle<'_>]) -> Vec<TextStyle> {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let n = units.len() as i128;
+    let low = |k: usize| units.get(k).is_some_and(|u| (0xDC00..=0xDFFF).contains(u));
+    let mut per_unit = vec![StyleSet::EMPTY; units.len()];
+    for r in runs {
+        let (Some(s), Some(l), Some(st)) = (r.start, r.len, &r.st) else {
+            continue;
+        };
+        let set: StyleSet = st
+            .iter()
+            .filter_map(|c| c.parse::<StyleCode>().ok())
+            .collect();
+        let (s, e) = (s as i128, (s as i128 + l as i128).min(i64::MAX as i128));
+        let (mut s, mut e) = (s.clamp(0, n) as usize, e.clamp(0, n) as usize);
+        if e <= s || set.is_empty() {
+            continue;
+        }
+        if low(s) {
+            s -= 1;
+        }
+        if low(e) {
+            e += 1;
+        }
+        for u in &mut per_unit[s..e] {
+            *u = u.with(set);
+        }
+    }
+    for k in 0..units.len() {
+        let brk = units[k] == 0x0A || (units[k] == 0x0D && units.get(k + 1) == Some(&0x0A));
+        if brk {
+            per_unit[k] = per_unit[k].without_line_codes();
+        }
+    }
+    let mut out: Vec<TextStyle> = Vec::new();
+    for (k, set) in per_unit.into_iter().enumerate() {
+        match out.last_mut() {
+            Some(last) if last.end() == k && last.st == set => last.len += 1,
+            _ if set.is_empty() => {}
+            _ => out.push(TextStyle {
+                start: k,
+                len: 1,
+                st: set,
+            }),
+        }
+    }
+    out
+}
+
+/// Per-character (bold, italic) of a parse, for the differential test.
+fn flags_of(f: &Formatted) -> Vec<(char, bool, bool)> {
+    let mut out = Vec::new();
+    let mut unit = 0;
+    for c in f.text.chars() {
+        let st = f
+            .text_styles
+            .iter()
+            .find(|r| r.start <= unit && unit < r.end())
+            .map_or(StyleSet::EMPTY, |r| r.st);
+        out.push((
+            c,
+            st.contains(StyleCode::Bold),
+            st.contains(StyleCode::Italic),
+        ));
+        unit += c.len_utf16();
+    }
+    out
+}
+
+fn pulldown_flags(input: &str) -> Vec<(char, bool, bool)> {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let (mut strong, mut em) = (0, 0);
+    let mut out = Vec::new();
+    for ev in Parser::new(input) {
+        match ev {
+            Event::Start(Tag::Strong) => strong += 1,
+            Event::End(TagEnd::Strong) => strong -= 1,
+            Event::Start(Tag::Emphasis) => em += 1,
+            Event::End(TagEnd::Emphasis) => em -= 1,
+            Event::Text(t) => out.extend(t.chars().map(|c| (c, strong > 0, em > 0))),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Single-paragraph inputs of the subset both dialects share (no other construct starts).
+fn emphasis_subset() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        4 => "[a-c]{1,3}",
+        2 => Just(" ".to_string()),
+        4 => prop::sample::select(vec!["*", "**", "***", "_", "__", "___"]).prop_map(str::to_string),
+        2 => prop::sample::select(vec![".", ",", ";", ":", "!", "?", "(", ")", "\"", "'", "-", "😀"])
+            .prop_map(str::to_string),
+    ];
+    prop::collection::vec(piece, 1..16)
+        .prop_map(|v| v.concat())
+        .prop_filter("a block construct or edge whitespace", |s| {
+            let t = s.trim();
+            let starts_block = ["- ", "* ", "+ ", "-\t"].iter().any(|m| s.starts_with(m))
+                || s == "-"
+                || s == "*"
+                || s == "+";
+            // thematic breaks: three or more of one of * - _ with only spaces
+            let thematic = ['*', '-', '_'].iter().any(|&c| {
+                t.chars().all(|x| x == c || x == ' ') && t.chars().filter(|&x| x == c).count() >= 3
+            });
+            !t.is_empty() && t.len() == s.len() && !starts_block && !thematic
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn emphasis_agrees_with_pulldown_cmark(input in emphasis_subset()) {
+        let ours = flags_of(&chatmark::parse_markdown(&input));
+        prop_assert_eq!(ours, pulldown_flags(&input), "input {:?}", input);
+    }
+}
+
+#[test]
+fn the_oracles_see_emphasis() {
+    assert_eq!(
+        pulldown_flags("*a* **b**"),
+        [('a', false, true), (' ', false, false), ('b', true, false)]
+    );
+    assert_eq!(
+        flags_of(&chatmark::parse_markdown("*a* **b**")),
+        pulldown_flags("*a* **b**")
+    );
+    let raw = [RawTextStyle {
+        start: Some(0),
+        len: Some(1),
+        st: Some(vec!["b"]),
+    }];
+    assert_eq!(naive("ab", &raw).len(), 1);
+}
