@@ -34,3 +34,8 @@ pub use resolve::{
 };
 pub use style::{Family, StyleCode, StyleSet, UnknownStyleCode};
 pub use utf16::utf16_len;
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
