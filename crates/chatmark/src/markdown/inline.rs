@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::chars::{self, Class};
 use super::emphasis::Delim;
 use super::lines::Line;
-use super::{Kind, Token};
+use super::{Kind, RunState, Token};
 
 /// The tags of I3, in the order of [`TAG_NAMES`].
 pub(super) const TAG_NAMES: [&[u8]; 6] =
@@ -60,13 +60,15 @@ fn run_len(input: &[u8], from: usize, end: usize, b: u8) -> usize {
 }
 
 /// Tokenizes the paragraph made of `lines` (indices `first..` into the message's lines),
-/// appending to `tokens` and the paragraph's delimiter runs to `delims`.
+/// appending to `tokens`, the paragraph's delimiter runs to `delims`, and their matching
+/// state to `runs`.
 pub(super) fn tokenize(
     input: &str,
     lines: &[Line],
     first: usize,
     tokens: &mut Vec<Token>,
     delims: &mut Vec<Delim>,
+    runs: &mut Vec<RunState>,
 ) {
     let bytes = input.as_bytes();
     let mut backticks: Option<BacktickRuns> = None;
@@ -152,7 +154,8 @@ pub(super) fn tokenize(
                         (left, right)
                     };
                     let tok = tokens.len();
-                    tokens.push(Token::new(Kind::delim(), i, i + n, ln));
+                    tokens.push(Token::new(Kind::Delim(runs.len()), i, i + n, ln));
+                    runs.push(RunState::default());
                     delims.push(Delim::new(tok, b, n, can_open, can_close));
                     i += n;
                     text_from = i;

@@ -34,33 +34,29 @@ enum Kind {
     Text,
     /// A line break (`\n` or `\r\n`): carries inline codes only (1.3).
     Break,
-    /// A `*`, `_` or `~~` run: `[closing-used | literal | opening-used]`.
-    Delim {
-        close_used: usize,
-        open_used: usize,
-        closes: Counts,
-        opens: Counts,
-    },
+    /// A `*`, `_` or `~~` run; its matching state is `Parser::runs[index]`.
+    Delim(usize),
     /// An I3 tag; `partner` is the index of the matching tag, if any.
     Tag {
         tag: u8,
         closing: bool,
-        partner: Option<usize>,
         /// For a matched opening tag: its closing tag has been passed (emission sweep).
         ended: bool,
+        partner: Option<usize>,
     },
 }
 
-impl Kind {
-    const fn delim() -> Kind {
-        Kind::Delim {
-            close_used: 0,
-            open_used: 0,
-            closes: [0; 3],
-            opens: [0; 3],
-        }
-    }
+/// Matching state of one delimiter run: `[closing-used | literal | opening-used]`, and how
+/// many pairs of each code it closes and opens.
+#[derive(Clone, Copy, Debug, Default)]
+struct RunState {
+    close_used: usize,
+    open_used: usize,
+    closes: Counts,
+    opens: Counts,
+}
 
+impl Kind {
     const fn tag(tag: u8, closing: bool) -> Kind {
         Kind::Tag {
             tag,
@@ -154,6 +150,8 @@ struct Parser<'a> {
     tokens: Vec<Token>,
     /// Delimiter runs of the current paragraph.
     delims: Vec<Delim>,
+    /// Matching state of the region's delimiter runs, indexed by `Kind::Delim`.
+    runs: Vec<RunState>,
     /// Open tags of the current region, per tag and spelling (I3).
     open_tags: [Vec<usize>; 12],
     notes: Vec<Note>,
@@ -167,6 +165,7 @@ impl<'a> Parser<'a> {
             out: FormattedBuilder::with_capacity(input.len()),
             tokens: Vec::new(),
             delims: Vec::new(),
+            runs: Vec::new(),
             open_tags: Default::default(),
             notes: Vec::new(),
         }
@@ -209,27 +208,32 @@ impl<'a> Parser<'a> {
         let lines = self.lines.get(first..end).unwrap_or_default();
         let tok_base = self.tokens.len();
         self.delims.clear();
-        inline::tokenize(self.input, lines, first, &mut self.tokens, &mut self.delims);
-        let tokens = &mut self.tokens;
+        inline::tokenize(
+            self.input,
+            lines,
+            first,
+            &mut self.tokens,
+            &mut self.delims,
+            &mut self.runs,
+        );
+        let (tokens, runs) = (&self.tokens, &mut self.runs);
+        let state = |tok: usize| match tokens.get(tok).map(|t| t.kind) {
+            Some(Kind::Delim(r)) => Some(r),
+            _ => None,
+        };
         emphasis::process(&mut self.delims, |p: Pair| {
             let slot = match p.code {
                 StyleCode::Bold => 0,
                 StyleCode::Italic => 1,
                 _ => 2,
             };
-            if let Some(Kind::Delim {
-                open_used, opens, ..
-            }) = tokens.get_mut(p.opener).map(|t| &mut t.kind)
-            {
-                *open_used += p.used;
-                opens[slot] += 1;
+            if let Some(r) = state(p.opener).and_then(|r| runs.get_mut(r)) {
+                r.open_used += p.used;
+                r.opens[slot] += 1;
             }
-            if let Some(Kind::Delim {
-                close_used, closes, ..
-            }) = tokens.get_mut(p.closer).map(|t| &mut t.kind)
-            {
-                *close_used += p.used;
-                closes[slot] += 1;
+            if let Some(r) = state(p.closer).and_then(|r| runs.get_mut(r)) {
+                r.close_used += p.used;
+                r.closes[slot] += 1;
             }
         });
         self.pair_tags(tok_base);
@@ -280,9 +284,13 @@ impl<'a> Parser<'a> {
                 break;
             };
             // Events before the token's literal text.
+            let run = match tok.kind {
+                Kind::Delim(r) => self.runs.get(r).copied().unwrap_or_default(),
+                _ => RunState::default(),
+            };
             match tok.kind {
-                Kind::Delim { closes, .. } => {
-                    for (c, d) in counts.iter_mut().zip(closes) {
+                Kind::Delim(_) => {
+                    for (c, d) in counts.iter_mut().zip(run.closes) {
                         *c = c.saturating_sub(d);
                     }
                 }
@@ -343,16 +351,11 @@ impl<'a> Parser<'a> {
             match tok.kind {
                 Kind::Text => self.out.push_str(raw, inline.with(line_codes)),
                 Kind::Break => self.out.push_str(raw, inline),
-                Kind::Delim {
-                    close_used,
-                    open_used,
-                    opens,
-                    ..
-                } => {
-                    let lit = raw.len().saturating_sub(close_used + open_used);
-                    let s = raw.get(close_used..close_used + lit).unwrap_or("");
+                Kind::Delim(_) => {
+                    let lit = raw.len().saturating_sub(run.close_used + run.open_used);
+                    let s = raw.get(run.close_used..run.close_used + lit).unwrap_or("");
                     self.out.push_str(s, inline.with(line_codes));
-                    for (c, d) in counts.iter_mut().zip(opens) {
+                    for (c, d) in counts.iter_mut().zip(run.opens) {
                         *c += d;
                     }
                 }
@@ -385,6 +388,7 @@ impl<'a> Parser<'a> {
         }
         tokens.clear();
         self.tokens = tokens;
+        self.runs.clear();
         for stack in &mut self.open_tags {
             stack.clear();
         }
