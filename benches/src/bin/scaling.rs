@@ -1,0 +1,253 @@
+//! Scaling check (L1): every pathological family is built at N and 2N (N giving about 1 MB
+//! of input) and timed 5 times each, alternately; the check fails when the median
+//! time(2N) over the median time(N)
+//! exceeds 3.0 for any family (a linear parser gives about 2). Prints the table.
+//!
+//! `cargo run --release -p chatmark-benches --bin scaling [-- --quick]` (`--quick`: 256 KB).
+//!
+//! The check measures the algorithm, not the allocator: it re-runs itself with glibc's
+//! `MALLOC_MMAP_MAX_=0` and a huge trim threshold so that freed memory stays in the process.
+//! Otherwise every large allocation is a fresh `mmap` and, on a VM that hands freed pages back
+//! to the host, each run pays first-touch faults in proportion to its peak memory, which made
+//! 2N look up to 5 times slower than N here while 4N and 8N were in line.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use chatmark::{normalize, parse_html, parse_markdown, RawTextStyle};
+
+/// How a family's input is parsed.
+#[derive(Clone, Copy)]
+enum Mode {
+    Markdown,
+    Html,
+    /// Normalisation of `n` nested client runs over a text of `n` units.
+    Normalize,
+}
+
+struct Family {
+    name: &'static str,
+    mode: Mode,
+    /// Builds the input from a repeat count.
+    build: fn(usize) -> String,
+    /// Bytes of one repetition (to pick N for the target size).
+    unit: usize,
+}
+
+fn r(s: &str, n: usize) -> String {
+    s.repeat(n)
+}
+
+macro_rules! fam {
+    ($name:expr, $mode:ident, $unit:expr, $build:expr) => {
+        Family {
+            name: $name,
+            mode: Mode::$mode,
+            build: $build,
+            unit: $unit,
+        }
+    };
+}
+
+fn families() -> Vec<Family> {
+    vec![
+        // cmark's pathological list, adapted to the dialect
+        fam!("md nested emphasis", Markdown, 12, |n| r("*a **a ", n)
+            + &r(" a** a*", n)),
+        fam!("md openers without closers", Markdown, 3, |n| r("_a ", n)),
+        fam!("md closers without openers", Markdown, 3, |n| r("a_ ", n)),
+        fam!("md mismatched runs", Markdown, 4, |n| r("*a_ ", n)),
+        fam!("md rule-of-3 runs", Markdown, 3, |n| "a**b".to_string()
+            + &r("c* ", n)),
+        fam!("md strong openers ***", Markdown, 5, |n| r("***a ", n)),
+        fam!("md emphasis runs of growing length", Markdown, 1, |n| {
+            let mut s = String::new();
+            let mut k = 1;
+            while s.len() < n {
+                s.push_str(&"*".repeat(k));
+                s.push('a');
+                k += 1;
+            }
+            s
+        }),
+        fam!("md strike openers", Markdown, 4, |n| r("~~a ", n)),
+        fam!("md long backtick run", Markdown, 1, |n| r("`", n)),
+        fam!("md backtick runs of growing length", Markdown, 1, |n| {
+            let mut s = String::new();
+            let mut k = 1;
+            while s.len() < n {
+                s.push_str(&"`".repeat(k));
+                s.push('a');
+                k += 1;
+            }
+            s
+        }),
+        fam!("md unmatched single backticks", Markdown, 3, |n| r(
+            "``a", n
+        ) + "`"),
+        fam!("md > run", Markdown, 1, |n| r(">", n) + " x"),
+        fam!("md > space run", Markdown, 2, |n| r("> ", n) + "x"),
+        fam!("md space run", Markdown, 1, |n| r(" ", n) + "x"),
+        fam!("md escapes", Markdown, 2, |n| r("\\*", n)),
+        fam!("md list lines", Markdown, 8, |n| r("- **a**\n", n)),
+        fam!("md fence toggles", Markdown, 4, |n| r("```\n", n)),
+        fam!("md blank lines", Markdown, 3, |n| "**a".to_string()
+            + &r("\n \n", n)
+            + "b**"),
+        // dialect tags
+        fam!("md {red} unclosed", Markdown, 5, |n| r("{red}", n)),
+        fam!("md {/red} unmatched", Markdown, 6, |n| r("{/red}", n)),
+        fam!("md crossing tags", Markdown, 10, |n| r("{red}{big}", n / 2)
+            + &r("{/red}x{/big}", n / 2)),
+        fam!("md nested colours", Markdown, 15, |n| r(
+            "{red}a{green}b",
+            n
+        ) + &r(
+            "{/green}{/red}",
+            n
+        )),
+        fam!("md tag lookalikes", Markdown, 4, |n| r("{re<r", n)),
+        // HTML
+        fam!("html <b> run", Html, 3, |n| r("<b>", n) + "x"),
+        fam!("html </b> run", Html, 4, |n| r("</b>", n)),
+        fam!("html <b> then </i>", Html, 7, |n| r("<b>", n)
+            + &r("</i>", n)),
+        fam!("html <b> <i> </b> misnesting", Html, 10, |n| r("<b>", n)
+            + &r("<i>", n)
+            + &r("</b>", n)),
+        fam!("html <ul><li> deep", Html, 8, |n| r("<ul><li>", n) + "x"),
+        fam!("html <div> deep", Html, 5, |n| r("<div>", n)
+            + "x"
+            + &r("</div>", n)),
+        fam!("html 50k+ attributes", Html, 6, |n| {
+            let mut s = String::from("<a ");
+            for k in 0..n {
+                s.push_str(&format!("a{k} "));
+            }
+            s + ">x"
+        }),
+        fam!("html duplicate attributes", Html, 4, |n| "<a ".to_string()
+            + &r("b=1 ", n)
+            + ">x"),
+        fam!("html &ampx partial refs", Html, 5, |n| r("&ampx", n)),
+        fam!("html & alnum run", Html, 1, |n| "&".to_string()
+            + &r("a", n)),
+        fam!("html huge numeric ref", Html, 1, |n| "&#".to_string()
+            + &r("9", n)
+            + ";"),
+        fam!("html unclosed comment", Html, 1, |n| "<!--".to_string()
+            + &r("a", n)),
+        fam!("html < run", Html, 1, |n| r("<", n)),
+        fam!("html <a run", Html, 3, |n| r("<a ", n)),
+        fam!("html whitespace between blocks", Html, 9, |n| r(
+            "<p> </p>\n",
+            n
+        )),
+        fam!("html br and newlines", Html, 5, |n| r("<br>\n", n)),
+        fam!("html long style", Html, 10, |n| {
+            "<span style=\"".to_string() + &r("color:red;", n) + "\">x</span>"
+        }),
+        fam!("html li closing li", Html, 4, |n| "<ul>".to_string()
+            + &r("<li>", n)),
+        // client runs
+        fam!("normalize nested runs", Normalize, 20, |n| "a".repeat(n)),
+    ]
+}
+
+fn time_once(mode: Mode, input: &str) -> Duration {
+    let t = Instant::now();
+    match mode {
+        Mode::Markdown => {
+            black_box(parse_markdown(black_box(input)));
+        }
+        Mode::Html => {
+            black_box(parse_html(black_box(input)));
+        }
+        Mode::Normalize => {
+            let n = input.len() as i64;
+            let runs: Vec<RawTextStyle<'_>> = (0..n)
+                .map(|k| RawTextStyle {
+                    start: Some(k / 2),
+                    len: Some(n - k),
+                    st: Some(vec![["b", "c_db342e", "lst_1", "f_13"][(k % 4) as usize]]),
+                })
+                .collect();
+            let t = Instant::now();
+            black_box(normalize(black_box(input), &runs));
+            return t.elapsed();
+        }
+    }
+    t.elapsed()
+}
+
+/// One sample: the mean time of enough runs to cover at least 20 ms.
+fn sample(mode: Mode, input: &str) -> f64 {
+    let (mut total, mut runs) = (Duration::ZERO, 0u32);
+    while total < Duration::from_millis(20) || runs == 0 {
+        total += time_once(mode, input);
+        runs += 1;
+    }
+    total.as_secs_f64() / f64::from(runs)
+}
+
+/// Medians of 5 samples at each size, taken alternately so that load changes on the
+/// machine hit both sizes alike.
+fn medians(mode: Mode, small: &str, big: &str) -> (f64, f64) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        a.push(sample(mode, small));
+        b.push(sample(mode, big));
+    }
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    (a[2], b[2])
+}
+
+fn main() {
+    if std::env::var_os("MALLOC_MMAP_MAX_").is_none() {
+        if let Ok(exe) = std::env::current_exe() {
+            let status = std::process::Command::new(exe)
+                .args(std::env::args_os().skip(1))
+                .env("MALLOC_MMAP_MAX_", "0")
+                .env("MALLOC_TRIM_THRESHOLD_", "17179869184")
+                .status();
+            if let Ok(status) = status {
+                std::process::exit(status.code().unwrap_or(1));
+            }
+        }
+    }
+    let quick = std::env::args().any(|a| a == "--quick");
+    let target = if quick { 256 * 1024 } else { 1024 * 1024 };
+    println!("| family | N bytes | t(N) | t(2N) | ratio |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    let mut failed = Vec::new();
+    let fams = families();
+    for f in &fams {
+        let mut n = (target / f.unit.max(1)).max(1);
+        if matches!(f.mode, Mode::Normalize) {
+            n = if quick { 25_000 } else { 100_000 };
+        }
+        let small = (f.build)(n);
+        let big = (f.build)(2 * n);
+        let (a, b) = medians(f.mode, &small, &big);
+        let ratio = b / a.max(1e-9);
+        println!(
+            "| {} | {} | {:.2} ms | {:.2} ms | {:.2} |",
+            f.name,
+            small.len(),
+            a * 1e3,
+            b * 1e3,
+            ratio
+        );
+        if ratio > 3.0 {
+            failed.push(f.name);
+        }
+    }
+    println!();
+    if failed.is_empty() {
+        println!("scaling: {} families, all ratios <= 3.0", fams.len());
+    } else {
+        println!("scaling: FAILED (ratio > 3.0): {}", failed.join(", "));
+        std::process::exit(1);
+    }
+}
