@@ -20,6 +20,33 @@
 //!
 //! Every element is pushed on and popped off each stack at most once, so the whole pass is
 //! amortised O(1) per token and per byte.
+//!
+//! # Readings where the spec leaves room
+//!
+//! - H6: whitespace from a character reference is content for the inserted line break, so
+//!   `<div>a</div>&#32;<div>b</div>` is `a\n \nb`; kept `pre` whitespace likewise.
+//! - H6: only tags are boundaries, so the closing of open elements at the end of input is
+//!   none: `<p>a ` keeps its space while `<p>a </p>` drops it.
+//! - H6: an inline end tag that closes blocks opened after it (H5) is no boundary, so
+//!   `<b><p>x</b>y` is `xy` (the spec's edge reading).
+//! - H7 drops the typed line break after a `br` inside `pre` too; HTML's tree-builder rule
+//!   that drops a newline right after `<pre>` is not applied (H1 is the tokenizer only, H2).
+//! - 1.3: a `\r` (only from a character reference, H1) is part of a line break, and so
+//!   carries no line code, exactly when the next emitted character is `\n`.
+//! - H5: an `li`'s list is the nearest open `ul`/`ol` when it starts; an `li` outside any
+//!   list closes an open `li` that is outside any list too. Text directly in a list (no
+//!   `li`) gets the indent of H8 and no list code.
+//! - H4: a `style` value is split on every `;` after comment removal (an unterminated
+//!   comment runs to the end); `!important` makes any value unrecognised, so the declaration
+//!   is ignored. Numbers are ASCII digits with an optional fraction (`10.5`, `.5`; not `5.`,
+//!   signs or exponents), the unit right after them; `font-weight` numbers have no unit.
+//!   `text-decoration` words other than `underline`, `line-through`, `none` are skipped (so
+//!   `underline wavy red` underlines). Colours: `#rrggbb` of any of the five colour codes
+//!   of 1.1 (the default `#050a19` included), `rgb(`/`RGB(` with three integer components
+//!   0–255 separated by commas, or the four names.
+//! - L3: `unclosed_tag` is reported only for elements still open at the end of input, not
+//!   for those H5 closes earlier (blocks closed with an inline, an `li` closed by an `li`),
+//!   and not for elements whose end tag HTML lets you omit (`li`, `p`, `tr`, …).
 
 use std::collections::HashMap;
 
