@@ -403,7 +403,19 @@ impl<'a> Semantics<'a> {
         offsets.sort_unstable();
         offsets.dedup();
         let mut cursor = Utf16Cursor::new(self.input);
-        let units: Vec<usize> = offsets.iter().map(|&o| cursor.to_unit(o)).collect();
+        let input = self.input;
+        // A span from a faulty tokenizer may end inside a character: round it down (L2).
+        let boundary = |mut o: usize| {
+            o = o.min(input.len());
+            while o > 0 && !input.is_char_boundary(o) {
+                o -= 1;
+            }
+            o
+        };
+        let units: Vec<usize> = offsets
+            .iter()
+            .map(|&o| cursor.to_unit(boundary(o)))
+            .collect();
         let unit_of = |byte: usize| {
             offsets
                 .binary_search(&byte)
@@ -1376,6 +1388,17 @@ mod tests {
             <div></div><pre></pre><hr><section></section><article></article><header></header>\
             <footer></footer><table></table><tr></tr><br>";
         assert_eq!(diags(known), []);
+    }
+
+    #[test]
+    fn html_diagnostic_spans_inside_a_character_round_down() {
+        let input = "\u{e9}\u{1F600}x";
+        let mut sem = Semantics::new(input);
+        sem.end_tag("b", (1, 4));
+        sem.end_tag("i", (3, 99));
+        let (_, d) = sem.finish();
+        let got: Vec<_> = d.iter().map(|x| (x.start, x.len)).collect();
+        assert_eq!(got, [(0, 1), (1, 3)]);
     }
 
     #[test]
