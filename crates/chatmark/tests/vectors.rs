@@ -9,6 +9,7 @@ const FILES: &[&str] = &[
     "commonmark-emphasis.jsonl",
     "openclaw-zalo.jsonl",
     "tdlib-html.jsonl",
+    "html_semantics.jsonl",
     "cases.jsonl",
 ];
 
