@@ -1,0 +1,179 @@
+// The JS API through the Node entry: shapes, errors, options, L2 and UTF-16 offsets.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as chatmark from 'chatmark';
+import * as raw from '../pkg/chatmark_wasm.js';
+import {
+  ChatmarkError, STYLE_CODES, canRender, normalizeStyles, parse, parseHtml, parseMarkdown,
+  resolveJsonl, resolveSendMessage, toHtml, toMarkdown, version,
+} from 'chatmark';
+
+test('parse answers plain wire-shaped objects', () => {
+  const f = parseMarkdown('Hello **world**');
+  assert.deepEqual(f, { text: 'Hello world', text_styles: [{ start: 6, len: 5, st: ['b'] }] });
+  assert.equal(Object.getPrototypeOf(f), Object.prototype);
+  const body = { chat_id: 1, ...f };
+  assert.deepEqual(resolveSendMessage(body), f);
+  assert.deepEqual(parse('**x**', 'plain'), { text: '**x**', text_styles: [] });
+  assert.deepEqual(parse('**x**'), { text: '**x**', text_styles: [] });
+  assert.deepEqual(parse('**x**', 'MARKDOWN').text, 'x');
+  assert.deepEqual(parseHtml('a b').text, 'a b');
+});
+
+test('offsets are JS string indices (UTF-16)', () => {
+  const f = parseMarkdown('😀 **é😀**');
+  const [run] = f.text_styles;
+  assert.equal(f.text.slice(run.start, run.start + run.len), 'é😀');
+});
+
+test('lone surrogates become U+FFFD, one unit, offsets kept (L2)', () => {
+  for (const text of ['\ud800**a**', '\udc00**a**']) {
+    const f = parseMarkdown(text);
+    assert.equal(f.text, '\ufffda');
+    assert.deepEqual(f.text_styles, [{ start: 1, len: 1, st: ['b'] }]);
+    const r = resolveSendMessage({ chat_id: 1, text, parse_mode: 'markdown' });
+    assert.deepEqual(r, f);
+  }
+  assert.deepEqual(normalizeStyles('\ud800ab', [{ start: 1, len: 2, st: ['i'] }]), [
+    { start: 1, len: 2, st: ['i'] },
+  ]);
+});
+
+test('diagnostics on request', () => {
+  const f = parseMarkdown('ab {red}x', { diagnostics: true });
+  assert.deepEqual(f.diagnostics.map((d) => [d.code, d.start, d.len]), [['unclosed_tag', 3, 5]]);
+  assert.equal('diagnostics' in parseMarkdown('ab {red}x'), false);
+  const r = resolveSendMessage(
+    { chat_id: 'c', text: 'x', parse_mode: 'markdown', text_styles: [] },
+    { diagnostics: true },
+  );
+  assert.equal(r.diagnostics[0].code, 'text_styles_ignored');
+});
+
+test('normalizeStyles takes st as array or comma string and answers canonical runs', () => {
+  const runs = normalizeStyles('abcdef', [
+    { start: 0, len: 3, st: 'i, b' },
+    { start: 2, len: 2, st: ['b', 'i', 'c_db342e'] },
+    { start: 9, len: 1, st: ['b'] },
+  ]);
+  assert.deepEqual(runs, [
+    { start: 0, len: 2, st: ['b', 'i'] },
+    { start: 2, len: 2, st: ['b', 'i', 'c_db342e'] },
+  ]);
+  const d = normalizeStyles('ab', [{ start: 0, len: 1, st: ['zz'] }], { diagnostics: true });
+  assert.deepEqual(d.text_styles, []);
+  assert.equal(d.diagnostics[0].code, 'unknown_style_code');
+  assert.throws(() => normalizeStyles('ab', { start: 0 }), { code: 'invalid_text_styles' });
+  assert.throws(() => normalizeStyles('ab', undefined), { code: 'invalid_text_styles' });
+});
+
+test('refusals throw ChatmarkError with code, field and message', () => {
+  const cases = [
+    [{ text: 'x' }, 'missing_chat_id', 'chat_id'],
+    [{ chat_id: 1 }, 'missing_text', 'text'],
+    [{ chat_id: 1, text: 5 }, 'invalid_text', 'text'],
+    [{ chat_id: 1, text: '' }, 'text_empty', 'text'],
+    [{ chat_id: 1, text: 'x'.repeat(2001) }, 'text_too_long', 'text'],
+    [{ chat_id: 1, text: 'x', parse_mode: 'MarkdownV2' }, 'invalid_parse_mode', 'parse_mode'],
+    [{ chat_id: 1, text: '- ', parse_mode: 'markdown' }, 'empty_after_formatting', 'text'],
+    [{ chat_id: 1, text: 'x', text_styles: 3 }, 'invalid_text_styles', 'text_styles'],
+  ];
+  for (const [body, code, field] of cases) {
+    let err;
+    try {
+      resolveSendMessage(body);
+    } catch (e) {
+      err = e;
+    }
+    assert.ok(err instanceof ChatmarkError, `${code}: ${err}`);
+    assert.ok(err instanceof Error);
+    assert.equal(err.name, 'ChatmarkError');
+    if (code !== 'empty_after_formatting') assert.equal(err.field, field);
+    assert.equal(err.code, code);
+    assert.ok(err.message.length > 0);
+    assert.deepEqual(Object.keys(err.toJSON()), ['code', 'field', 'message']);
+  }
+  assert.throws(() => parse('x', 'rtf'), { name: 'ChatmarkError', code: 'invalid_parse_mode' });
+  assert.throws(() => parse(5, 'markdown'), { code: 'invalid_text' });
+  assert.throws(() => resolveSendMessage(null), { code: 'missing_chat_id' });
+  const cyclic = { chat_id: 1 };
+  cyclic.self = cyclic;
+  assert.throws(() => resolveSendMessage(cyclic), { code: 'invalid_json' });
+  assert.deepEqual(resolveSendMessage({ chat_id: 12345678901234567890n, text: 'x' }).text, 'x');
+});
+
+test('resolve options: checkChatId and limits', () => {
+  assert.equal(resolveSendMessage({ text: 'x' }, { checkChatId: false }).text, 'x');
+  const long = { chat_id: 1, text: 'x'.repeat(2001) };
+  assert.equal(resolveSendMessage(long, { maxTextLen: 0 }).text.length, 2001);
+  assert.throws(() => resolveSendMessage({ chat_id: 1, text: 'abcd' }, { maxTextLen: 3 }), {
+    code: 'text_too_long',
+  });
+  const styles = [{ start: 0, len: 1, st: ['b'] }, { start: 0, len: 1, st: ['i'] }];
+  assert.throws(
+    () => resolveSendMessage({ chat_id: 1, text: 'ab', text_styles: styles }, { maxTextStyles: 1 }),
+    { code: 'too_many_text_styles' },
+  );
+  assert.throws(() => resolveSendMessage({ chat_id: 1, text: 'a' }, { maxTextLen: -1 }), {
+    code: 'invalid_options',
+  });
+});
+
+test('resolveJsonl speaks the CLI contract and never throws', () => {
+  assert.equal(
+    resolveJsonl('{"text":"**a**","parse_mode":"markdown"}'),
+    '{"text":"a","text_styles":[{"start":0,"len":1,"st":["b"]}]}',
+  );
+  assert.equal(JSON.parse(resolveJsonl('nope')).error.code, 'invalid_json');
+  assert.equal(JSON.parse(resolveJsonl('')).error.code, 'invalid_json');
+  assert.equal(JSON.parse(resolveJsonl('{"text":"x","chat_id":null}')).text, 'x');
+});
+
+test('STYLE_CODES and version agree with the engine and the package', () => {
+  assert.deepEqual([...STYLE_CODES], JSON.parse(raw.style_codes()));
+  assert.equal(STYLE_CODES.length, 20);
+  assert.ok(Object.isFrozen(STYLE_CODES));
+  assert.equal(version, raw.version());
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url)));
+  assert.equal(version, pkg.version);
+});
+
+test('every entry answers the same', async () => {
+  const inline = await import('chatmark/inline');
+  const browser = await import('../js/browser.js');
+  await browser.default();
+  await inline.init();
+  const body = { chat_id: 1, text: '- **a** {red}b{/red}', parse_mode: 'markdown' };
+  for (const m of [chatmark, inline, browser]) {
+    assert.deepEqual(m.resolveSendMessage(body), chatmark.resolveSendMessage(body));
+  }
+});
+
+// RENDER GATE: toHtml/toMarkdown exist in the JS API; the wasm exports them once the engine
+// has rendering (spec section 6). Until then they throw `unsupported` and these skip.
+test('toHtml renders a formatted message (W1)', { skip: !canRender() && 'no rendering in this build' }, () => {
+  const f = parseMarkdown('- **a** {red}b{/red} <x> & "q"');
+  const html = toHtml(f);
+  assert.match(html, /<li/);
+  assert.match(html, /&lt;x&gt; &amp;/);
+  assert.deepEqual(parseHtml(html), f);
+});
+
+test('toMarkdown reports losslessness (W2)', { skip: !canRender() && 'no rendering in this build' }, () => {
+  const f = parseMarkdown('**a** *b* ~~c~~ {red}d{/red}');
+  const md = toMarkdown(f);
+  assert.deepEqual(Object.keys(md).sort(), ['lossless', 'markdown', 'unexpressed']);
+  assert.equal(md.lossless, true);
+  assert.deepEqual(md.unexpressed, []);
+  assert.deepEqual(parseMarkdown(md.markdown), f);
+  const small = normalizeStyles('ab', [{ start: 0, len: 2, st: ['f_13'] }]);
+  const lossy = toMarkdown({ text: 'ab', text_styles: small });
+  assert.equal(lossy.lossless, false);
+  assert.ok(lossy.unexpressed.length > 0);
+});
+
+test('without rendering, toHtml and toMarkdown throw unsupported', { skip: canRender() }, () => {
+  assert.throws(() => toHtml({ text: 'a', text_styles: [] }), { code: 'unsupported' });
+  assert.throws(() => toMarkdown({ text: 'a', text_styles: [] }), { code: 'unsupported' });
+});

@@ -1,0 +1,111 @@
+// Shared by the tests: the public vectors, how a result is judged against one, a static
+// server for the package directory, and headless Chromium (Debian's, driven by playwright-core).
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const pkgRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = join(pkgRoot, '..', '..');
+export const dataDir = join(repoRoot, 'crates', 'chatmark', 'tests', 'data');
+
+/** Every vector file with `input` and `expect`/`expect_error` lines: [{file, vectors}]. */
+export function vectorFiles() {
+  return readdirSync(dataDir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((file) => ({
+      file,
+      vectors: readFileSync(join(dataDir, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l))
+        .filter((v) => v.input && ('expect' in v || 'expect_error' in v)),
+    }))
+    .filter((f) => f.vectors.length > 0);
+}
+
+/** The mode of a vector as tools/conformance names it. */
+export function modeOf(v) {
+  const m = v.input.parse_mode;
+  if (m === undefined || m === null) return 'plain';
+  if (typeof m === 'string' && ['markdown', 'html'].includes(m.toLowerCase())) return m.toLowerCase();
+  return 'other';
+}
+
+/** Null when `got` (a result or `{error}`) meets the vector, else a description of the miss. */
+export function judge(v, got) {
+  if ('expect_error' in v) {
+    if (got && got.error && got.error.code === v.expect_error) return null;
+  } else if (
+    got && !got.error && got.text === v.expect.text &&
+    JSON.stringify(got.text_styles) === JSON.stringify(v.expect.text_styles)
+  ) {
+    return null;
+  }
+  const want = 'expect_error' in v ? { error: { code: v.expect_error } } : v.expect;
+  return `${v.id}: input ${JSON.stringify(v.input).slice(0, 200)}\n  want ${JSON.stringify(want).slice(0, 200)}\n  got  ${JSON.stringify(got).slice(0, 200)}`;
+}
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** Serves the package directory on 127.0.0.1 at an ephemeral port: {origin, close()}. */
+export async function serve() {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const file = join(pkgRoot, path);
+    if (!file.startsWith(pkgRoot + sep) || !existsSync(file) || path.includes('node_modules')) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
+}
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian's Chromium, headless, in a fresh profile: {context, close()}. Never downloads one. */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'chatmark-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A result or the error of a call, in the JSONL shape. */
+export function settle(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e && e.name === 'ChatmarkError') return { error: e.toJSON() };
+    throw e;
+  }
+}
