@@ -1,0 +1,41 @@
+// The chatmark-jsonl bin: the JSONL contract of `chatmark --jsonl` over every public vector,
+// plus the line handling of the contract (lossy UTF-8, \n-only splitting, a last line
+// without \n, invalid JSON).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { parseHtml } from 'chatmark';
+import { judge, modeOf, pkgRoot, vectorFiles } from './helpers.mjs';
+
+// the HTML vectors wait for the tokenizer (see vectors.test.mjs)
+const tokenizer = parseHtml('<b>a</b>').text === 'a';
+const runs = (file) => file.vectors.filter((v) => tokenizer || modeOf(v) !== 'html');
+
+test('every vector through the chatmark-jsonl bin', () => {
+  const vectors = vectorFiles().flatMap(runs);
+  const input = vectors.map((v) => JSON.stringify(v.input) + '\n').join('') + 'not json\n{"text":"tail"}';
+  const p = spawnSync(process.execPath, [join(pkgRoot, 'bin', 'chatmark-jsonl.mjs')], {
+    input,
+    maxBuffer: 1 << 28,
+  });
+  assert.equal(p.status, 0, p.stderr.toString());
+  const lines = p.stdout.toString().split('\n');
+  assert.equal(lines.pop(), '', 'the output ends with a newline');
+  assert.equal(lines.length, vectors.length + 2);
+  const misses = vectors.map((v, k) => judge(v, JSON.parse(lines[k]))).filter(Boolean);
+  assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
+  assert.equal(JSON.parse(lines[vectors.length]).error.code, 'invalid_json');
+  assert.equal(JSON.parse(lines[vectors.length + 1]).text, 'tail');
+});
+
+test('the bin reads invalid UTF-8 lossily and splits at \\n only', () => {
+  const input = Buffer.concat([
+    Buffer.from('{"text":"a'),
+    Buffer.from([0xff, 0xc3]),
+    Buffer.from('b"}\r\n{"text":"x\u2028y"}\n'),
+  ]);
+  const p = spawnSync(process.execPath, [join(pkgRoot, 'bin', 'chatmark-jsonl.mjs')], { input });
+  const lines = p.stdout.toString().split('\n');
+  assert.deepEqual(lines.slice(0, 2).map((l) => JSON.parse(l).text), ['a\ufffd\ufffdb', 'x\u2028y']);
+});
