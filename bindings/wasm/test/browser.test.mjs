@@ -1,0 +1,109 @@
+// The built package in headless Chromium (Debian's /usr/bin/chromium through playwright-core,
+// served from 127.0.0.1): every public vector through the default and the inline entries,
+// and the composer demo typed into, checked and photographed (target/demo.png).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { canRender, parseHtml } from 'chatmark';
+import { CHROMIUM, judge, launchChromium, modeOf, repoRoot, serve, vectorFiles } from './helpers.mjs';
+
+const tokenizer = parseHtml('<b>a</b>').text === 'a';
+const vectors = vectorFiles().flatMap((f) => f.vectors).filter((v) => tokenizer || modeOf(v) !== 'html');
+const skip = !existsSync(CHROMIUM) && `no ${CHROMIUM} (apt-get install chromium)`;
+
+let server;
+let browser;
+before(async () => {
+  if (skip) return;
+  server = await serve();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function page() {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.goto(`${server.origin}/test/page.html`);
+  return { p, errors };
+}
+
+function runVectors(entry) {
+  return async ({ entry, inputs }) => {
+    const m = await import(entry);
+    let notInitialized = null;
+    try {
+      m.parse('x', 'markdown');
+    } catch (e) {
+      notInitialized = e.code;
+    }
+    await m.default();
+    const results = inputs.map((input) => {
+      try {
+        return m.resolveSendMessage(input, { checkChatId: false });
+      } catch (e) {
+        return { error: { code: e.code, field: e.field, message: e.message, isChatmarkError: e instanceof m.ChatmarkError && e instanceof Error } };
+      }
+    });
+    return { notInitialized, results, version: m.version };
+  };
+}
+
+for (const [name, entry, initialisedAtImport] of [
+  ['default (browser) entry', '/js/browser.js', false],
+  ['inline entry', '/pkg/inline.js', true],
+]) {
+  test(`${vectors.length} vectors through the ${name} in Chromium`, { skip }, async () => {
+    const { p, errors } = await page();
+    const out = await p.evaluate(runVectors(entry), { entry, inputs: vectors.map((v) => v.input) });
+    assert.equal(out.notInitialized, initialisedAtImport ? null : 'not_initialized');
+    assert.equal(out.version, '0.1.0');
+    const misses = vectors.map((v, k) => judge(v, out.results[k])).filter(Boolean);
+    assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
+    const refused = out.results.filter((r) => r.error);
+    assert.ok(refused.length > 0 && refused.every((r) => r.error.isChatmarkError));
+    assert.deepEqual(errors, []);
+    await p.close();
+  });
+}
+
+test('the inline entry fetches nothing', { skip }, async () => {
+  const { p } = await page();
+  const fetched = [];
+  p.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const text = await p.evaluate(async () => (await import('/pkg/inline.js')).parseMarkdown('**a**').text);
+  assert.equal(text, 'a');
+  assert.ok(!fetched.some((u) => u.endsWith('.wasm')), fetched.join(' '));
+  await p.close();
+});
+
+test('the composer demo previews what is typed', { skip }, async () => {
+  const { p, errors } = await page();
+  await p.setViewportSize({ width: 1100, height: 900 });
+  await p.goto(`${server.origin}/demo/index.html`);
+  await p.waitForSelector('html[data-ready=true]');
+  await p.locator('#input').pressSequentially('# Shopping\n- **milk** and {red}eggs{/red}\n- _bread_ ~~jam~~');
+  const preview = p.locator('#preview');
+  assert.equal(await preview.locator('b, strong').filter({ hasText: /^milk$/ }).count(), 1);
+  const body = JSON.parse(await p.locator('#body').textContent());
+  assert.equal(body.text, 'Shopping\nmilk and eggs\nbread jam');
+  assert.equal(body.chat_id, 1);
+  assert.ok((await p.locator('#runs tbody tr').count()) >= 4);
+  if (canRender()) {
+    assert.equal(await preview.locator('li').count(), 2);
+    const red = preview.getByText('eggs', { exact: true });
+    assert.equal(await red.evaluate((e) => getComputedStyle(e).color), 'rgb(219, 52, 46)');
+  }
+  // the mode switch: the same text as HTML keeps the markdown markers as text
+  await p.locator('input[value=plain]').check();
+  assert.match(await p.locator('#body').textContent(), /\*\*milk\*\*/);
+  await p.locator('input[value=markdown]').check();
+  mkdirSync(join(repoRoot, 'target'), { recursive: true });
+  await p.screenshot({ path: join(repoRoot, 'target', 'demo.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await p.close();
+});
