@@ -12,6 +12,9 @@
 //! on bytes (every byte it stops at is ASCII, so every slice boundary is a char boundary) and
 //! reads them with `get`.
 
+#[cfg(feature = "html5ever")]
+pub use super::html5ever_backend::tokenize as tokenize_html5ever;
+
 use super::entities::{ENTITIES, LONGEST_LEGACY_NAME, LONGEST_NAME};
 use super::token::{Attribute, StartTag, TokenSink};
 
