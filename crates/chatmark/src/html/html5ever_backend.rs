@@ -20,6 +20,11 @@
 //! The differential test `tests/html_backends.rs` checks this against the own tokenizer, text
 //! and reference kinds and spans included. The byte-order mark is kept (not discarded), as the
 //! own tokenizer keeps it.
+//!
+//! Known limit (html5ever's, not the adapter's): html5ever checks each attribute of a tag
+//! against all earlier ones, so one tag with very many attributes takes quadratic time
+//! (50,000 attributes: about 1.1 s in release, against 15 ms for the own tokenizer). The own
+//! tokenizer is the default backend and is linear (L1).
 
 use std::cell::RefCell;
 
