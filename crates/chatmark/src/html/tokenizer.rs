@@ -971,6 +971,27 @@ mod tests {
         assert_eq!(toks("&#65x"), [r("A"), text("x")]);
     }
 
+    proptest::proptest! {
+        /// No input panics; tag spans are in order, inside the input, from `<` to `>`; and
+        /// literal text never holds a `\r`.
+        #[test]
+        fn spans_and_text_are_well_formed(input in "[<>/!a-c=&#x;'\"\r\n \\x00é-]{0,40}") {
+            let mut last_end = 0;
+            for tok in toks(&input) {
+                match tok {
+                    Tok::Text(t) => proptest::prop_assert!(!t.contains('\r')),
+                    Tok::Ref(_) => {}
+                    Tok::Start(.., (a, b)) | Tok::End(_, (a, b)) => {
+                        proptest::prop_assert!(last_end <= a && a < b && b <= input.len());
+                        proptest::prop_assert!(input[a..b].starts_with('<'));
+                        proptest::prop_assert!(input[a..b].ends_with('>'));
+                        last_end = b;
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn text_and_char_ref_split() {
         assert_eq!(
