@@ -289,7 +289,7 @@ pub enum AssetStatus {
     Used,
 }
 
-/// One quota asset of the group quota response.
+/// One quota asset of the group quota response (unknown fields are ignored when reading).
 ///
 /// # Examples
 ///
@@ -302,7 +302,6 @@ pub enum AssetStatus {
 /// assert_eq!(a.product_type.as_str(), "gmf1000");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct QuotaAsset {
     /// The product the asset belongs to.
     pub product_type: ProductType,

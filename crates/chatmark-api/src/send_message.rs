@@ -182,6 +182,9 @@ impl<'de> Deserialize<'de> for EpochMillis {
 
 /// The result of a successful `sendMessage`: `{message_id, date}`.
 ///
+/// Unknown fields are ignored when reading, so additions by a newer server do not break
+/// clients.
+///
 /// # Examples
 ///
 /// ```
@@ -190,7 +193,6 @@ impl<'de> Deserialize<'de> for EpochMillis {
 /// assert_eq!(r.message_id, 42);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SendMessageResult {
     /// The id of the stored message.
     pub message_id: u64,
@@ -210,6 +212,14 @@ mod tests {
         let e: Envelope<SendMessageResult> = serde_json::from_str(text).unwrap();
         assert_eq!(e.result.unwrap().date.get(), 1_767_225_600_123);
         assert_eq!(serde_json::to_string(&e).unwrap(), text);
+    }
+
+    #[test]
+    fn result_tolerates_new_fields() {
+        let r: SendMessageResult =
+            serde_json::from_str(r#"{"message_id":1,"date":1767225600000,"chat":{"id":1}}"#)
+                .unwrap();
+        assert_eq!(r.message_id, 1);
     }
 
     #[test]

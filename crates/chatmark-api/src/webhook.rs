@@ -303,7 +303,6 @@ pub struct TestWebhookResult {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawTestWebhookResult {
     ok: bool,
     url: String,
