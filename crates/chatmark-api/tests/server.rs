@@ -342,3 +342,55 @@ async fn quota_group_filters_and_token() {
         "{v}"
     );
 }
+
+/// Runs the built example binary itself: it must print its bound address first and serve.
+/// `cargo test` builds examples beside the test binaries; when only this test target was
+/// built (`--test server`), the binary is missing and the check says so and passes.
+#[test]
+fn example_binary_prints_its_address_first() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|p| Some(p.parent()?.parent()?.join("examples").join("server")))
+        .filter(|p| p.exists())
+    else {
+        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+        return;
+    };
+    /// Stops the server however the test ends.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = KillOnDrop(
+        std::process::Command::new(exe)
+            .arg("0")
+            .env_remove("CHATMARK_ALLOW_LOOPBACK")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut first = String::new();
+    let stdout = child.0.stdout.take().unwrap();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    let addr: SocketAddr = first.trim().parse().unwrap();
+    assert!(addr.ip().is_loopback() && addr.port() != 0, "{first}");
+
+    let body = r#"{"chat_id":"c","text":"*hi*","parse_mode":"markdown"}"#;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    write!(
+        s,
+        "POST /botT/sendMessage HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""message_id":1"#), "{answer}");
+}

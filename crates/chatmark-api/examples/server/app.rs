@@ -228,13 +228,16 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
 /// `POST` over plain TCP to the checked addresses, reading only the status line.
 pub async fn probe(url: &str, timeout: Duration, allow_loopback: bool) -> TestWebhookResult {
     let start = Instant::now();
-    let (observed, hint) = tokio::time::timeout(timeout, probe_inner(url, allow_loopback))
+    let (observed, detail) = tokio::time::timeout(timeout, probe_inner(url, allow_loopback))
         .await
         .unwrap_or((Observation::Failed(Failure::Timeout), None));
     let latency_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     let result = TestWebhookResult::new(url, observed, latency_ms);
-    match hint {
-        Some(h) => result.with_hint(h),
+    match detail {
+        Some(d) => {
+            let hint = format!("{} ({d})", result.outcome.default_hint());
+            result.with_hint(hint)
+        }
         None => result,
     }
 }
@@ -243,26 +246,27 @@ async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<St
     let failed = |f: Failure, why: String| (Observation::Failed(f), Some(why));
     let parsed = match check_target_with(url, &[], allow_loopback) {
         Ok(p) => p,
-        Err(e) => return failed(Failure::Blocked, format!("The URL is not allowed: {e}.")),
+        Err(e) => return failed(Failure::Blocked, e.to_string()),
     };
     let addrs: Vec<SocketAddr> = match &parsed.host {
         Host::Ip(ip) => vec![SocketAddr::new(*ip, parsed.port)],
         Host::Name(name) => match tokio::net::lookup_host((name.as_str(), parsed.port)).await {
             Ok(found) => found.collect(),
-            Err(e) => return failed(Failure::Dns, format!("{name} did not resolve: {e}.")),
+            Err(e) => return failed(Failure::Dns, format!("{name}: {e}")),
         },
     };
     if addrs.is_empty() {
-        return failed(Failure::Dns, "The host resolved to no address.".to_owned());
+        return failed(Failure::Dns, "no address found".to_owned());
     }
     let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
     if let Err(e) = check_target_with(url, &ips, allow_loopback) {
-        return failed(Failure::Blocked, format!("The URL is not allowed: {e}."));
+        return failed(Failure::Blocked, e.to_string());
     }
     if parsed.https {
         return failed(
             Failure::Tls,
-            "https:// is not supported by this example's prober (plain HTTP/1.1 only); a production prober needs a TLS client.".to_owned(),
+            "https:// is not supported by this example's prober, which speaks plain HTTP/1.1 only"
+                .to_owned(),
         );
     }
     // Connect to the very addresses checked above, so a second lookup cannot rebind.
@@ -279,10 +283,7 @@ async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<St
     }
     let Some(mut stream) = stream else {
         let why = last_error.map_or_else(String::new, |e| e.to_string());
-        return failed(
-            Failure::Connection,
-            format!("The connection failed: {why}."),
-        );
+        return failed(Failure::Connection, why);
     };
     let default_port = if parsed.https { 443 } else { 80 };
     let host = if parsed.port == default_port {
@@ -298,10 +299,7 @@ async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<St
         body.len()
     );
     if let Err(e) = stream.write_all(request.as_bytes()).await {
-        return failed(
-            Failure::Connection,
-            format!("Sending the request failed: {e}."),
-        );
+        return failed(Failure::Connection, format!("sending the request: {e}"));
     }
     match read_status(&mut stream).await {
         Ok(code) => (Observation::Status(code), None),
@@ -318,22 +316,17 @@ async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
             break i;
         }
         if buf.len() > 4096 {
-            return Err((Failure::Other, "The status line is too long.".to_owned()));
+            return Err((Failure::Other, "the status line is too long".to_owned()));
         }
         match stream.read(&mut chunk).await {
             Ok(0) => {
                 return Err((
                     Failure::Other,
-                    "The webhook closed the connection without an HTTP answer.".to_owned(),
+                    "the connection closed without an HTTP answer".to_owned(),
                 ))
             }
             Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or_default()),
-            Err(e) => {
-                return Err((
-                    Failure::Connection,
-                    format!("Reading the answer failed: {e}."),
-                ))
-            }
+            Err(e) => return Err((Failure::Connection, format!("reading the answer: {e}"))),
         }
     };
     let line = String::from_utf8_lossy(buf.get(..line_end).unwrap_or_default());
@@ -344,7 +337,7 @@ async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
         _ => Err((
             Failure::Other,
             format!(
-                "The answer is not HTTP/1.x: {:?}.",
+                "not an HTTP/1.x status line: {:?}",
                 line.chars().take(80).collect::<String>()
             ),
         )),
