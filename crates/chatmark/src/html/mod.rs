@@ -24,23 +24,16 @@ use crate::{Diagnostic, Formatted};
 /// let (f, _) = parse_html_with("<b>x</b>", Backend::Own);
 /// assert_eq!(f.text, "x");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Backend {
     /// chatmark's own compact WHATWG data-state tokenizer.
+    #[cfg_attr(not(feature = "html5ever"), default)]
     Own,
     /// html5ever's tokenizer (cargo feature `html5ever`).
     #[cfg(feature = "html5ever")]
+    #[default]
     Html5ever,
-}
-
-impl Default for Backend {
-    fn default() -> Self {
-        #[cfg(feature = "html5ever")]
-        return Backend::Html5ever;
-        #[cfg(not(feature = "html5ever"))]
-        Backend::Own
-    }
 }
 
 /// Parses `input` as HTML mode with the given tokenizer, returning diagnostics too.
