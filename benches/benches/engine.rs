@@ -1,0 +1,181 @@
+//! Criterion benches over the shared chat corpus (`benches/corpus/`), each group side by
+//! side with the peer a user would otherwise pick: markdown against pulldown-cmark's events;
+//! HTML against html5ever's tokenizer alone and its fragment parser into a DOM; plus
+//! normalising 10^5 client runs and resolving whole bodies end to end.
+//!
+//! `cargo bench -p chatmark-benches --features html5ever` (add `-- --quick` for a fast pass).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde_json::Value;
+
+/// The corpus: 2,000 chat messages plus a few long ones, each in markdown and in HTML.
+fn corpus() -> (Vec<String>, Vec<String>) {
+    let mut md = Vec::new();
+    let mut html = Vec::new();
+    for file in ["messages.jsonl", "long.jsonl"] {
+        let path = format!("{}/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
+        let data = std::fs::read_to_string(&path).expect("corpus file");
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).expect("corpus line");
+            md.push(v["markdown"].as_str().unwrap_or_default().to_owned());
+            html.push(v["html"].as_str().unwrap_or_default().to_owned());
+        }
+    }
+    (md, html)
+}
+
+fn bytes(v: &[String]) -> u64 {
+    v.iter().map(|s| s.len() as u64).sum()
+}
+
+fn markdown(c: &mut Criterion) {
+    let (md, _) = corpus();
+    let mut g = c.benchmark_group("markdown");
+    g.throughput(Throughput::Bytes(bytes(&md)));
+    g.bench_function("chatmark parse_markdown", |b| {
+        b.iter(|| {
+            for m in &md {
+                black_box(chatmark::parse_markdown(black_box(m)));
+            }
+        })
+    });
+    g.bench_function("pulldown-cmark events", |b| {
+        b.iter(|| {
+            for m in &md {
+                black_box(pulldown_cmark::Parser::new(black_box(m)).count());
+            }
+        })
+    });
+    g.finish();
+}
+
+/// html5ever's tokenizer with a sink that only counts tokens.
+fn html5ever_tokens(input: &str) -> usize {
+    use html5ever::tendril::StrTendril;
+    use html5ever::tokenizer::{
+        BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    };
+    struct Count(std::cell::Cell<usize>);
+    impl TokenSink for Count {
+        type Handle = ();
+        fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+            black_box(token);
+            self.0.set(self.0.get() + 1);
+            TokenSinkResult::Continue
+        }
+    }
+    let queue = BufferQueue::default();
+    queue.push_back(StrTendril::from_slice(input));
+    let tok = Tokenizer::new(Count(std::cell::Cell::new(0)), TokenizerOpts::default());
+    let _ = tok.feed(&queue);
+    tok.end();
+    tok.sink.0.get()
+}
+
+/// html5ever's fragment parser into an RcDom (what a typical server-side sanitiser does).
+fn html5ever_fragment(input: &str) -> markup5ever_rcdom::RcDom {
+    use html5ever::tendril::TendrilSink;
+    use html5ever::{local_name, ns, QualName};
+    html5ever::parse_fragment(
+        markup5ever_rcdom::RcDom::default(),
+        Default::default(),
+        QualName::new(None, ns!(html), local_name!("body")),
+        Vec::new(),
+        false,
+    )
+    .one(input)
+}
+
+fn html(c: &mut Criterion) {
+    let (_, html) = corpus();
+    let mut g = c.benchmark_group("html");
+    g.throughput(Throughput::Bytes(bytes(&html)));
+    g.bench_function("chatmark own tokenizer", |b| {
+        b.iter(|| {
+            for h in &html {
+                black_box(chatmark::html::parse_html_with(
+                    black_box(h),
+                    chatmark::html::Backend::Own,
+                ));
+            }
+        })
+    });
+    #[cfg(feature = "html5ever")]
+    g.bench_function("chatmark html5ever backend", |b| {
+        b.iter(|| {
+            for h in &html {
+                black_box(chatmark::html::parse_html_with(
+                    black_box(h),
+                    chatmark::html::Backend::Html5ever,
+                ));
+            }
+        })
+    });
+    g.bench_function("html5ever tokenizer alone", |b| {
+        b.iter(|| {
+            for h in &html {
+                black_box(html5ever_tokens(black_box(h)));
+            }
+        })
+    });
+    g.bench_function("html5ever parse_fragment DOM", |b| {
+        b.iter(|| {
+            for h in &html {
+                black_box(html5ever_fragment(black_box(h)));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn normalize(c: &mut Criterion) {
+    let text = "abcdefghij 😀 ".repeat(20_000);
+    let units = chatmark::utf16_len(&text) as i64;
+    let codes = ["b", "i", "c_db342e", "lst_1", "f_13", "u", "ind_2", "s"];
+    let runs: Vec<chatmark::RawTextStyle<'_>> = (0..100_000i64)
+        .map(|k| chatmark::RawTextStyle {
+            start: Some((k * 7919) % units),
+            len: Some(1 + (k * 31) % 50),
+            st: Some(vec![codes[(k % 8) as usize]]),
+        })
+        .collect();
+    let mut g = c.benchmark_group("normalize");
+    g.throughput(Throughput::Elements(runs.len() as u64));
+    g.bench_function("10^5 runs", |b| {
+        b.iter(|| black_box(chatmark::normalize(black_box(&text), black_box(&runs))))
+    });
+    g.finish();
+}
+
+fn resolve(c: &mut Criterion) {
+    let (md, html) = corpus();
+    let bodies: Vec<String> = md
+        .iter()
+        .map(|t| serde_json::json!({"chat_id": 1, "text": t, "parse_mode": "markdown"}))
+        .chain(
+            html.iter()
+                .map(|t| serde_json::json!({"chat_id": 1, "text": t, "parse_mode": "html"})),
+        )
+        .map(|v| v.to_string())
+        .collect();
+    let limits = chatmark::Limits {
+        max_text_len: 0,
+        ..Default::default()
+    };
+    let mut g = c.benchmark_group("resolve");
+    g.throughput(Throughput::Bytes(bytes(&bodies)));
+    g.bench_function("JSON body to result", |b| {
+        b.iter(|| {
+            for body in &bodies {
+                let v: Value = serde_json::from_str(black_box(body)).unwrap_or_default();
+                let _ = black_box(chatmark::resolve_json(&v, &limits, true));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, markdown, html, normalize, resolve);
+criterion_main!(benches);

@@ -1,0 +1,379 @@
+//! The example server's router, state and webhook prober, kept apart from `main` so that the
+//! integration tests can include this file and serve the same router on a loopback port.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use chatmark::Limits;
+use chatmark_api::blocked::check_target_with;
+use chatmark_api::{
+    resolve_send_message, Envelope, EpochMillis, Failure, Host, Observation, QuotaAsset,
+    QuotaOwner, QuotaRequest, QuotaResponse, SendMessageResult, TestWebhookResult,
+};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The server's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Deadline of one webhook probe, name resolution included.
+    pub probe_timeout: Duration,
+    /// `testWebhook` calls allowed per bot and UTC day.
+    pub daily_limit: u32,
+    /// Let probes reach loopback targets (tests and local development only).
+    pub allow_loopback: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            probe_timeout: Duration::from_secs(2),
+            daily_limit: 5,
+            allow_loopback: false,
+        }
+    }
+}
+
+impl Config {
+    /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT` and
+    /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
+    pub fn from_env() -> Result<Self, String> {
+        let mut config = Config::default();
+        if let Ok(v) = std::env::var("TESTWEBHOOK_TIMEOUT_MS") {
+            let ms: u64 = v
+                .parse()
+                .map_err(|_| format!("TESTWEBHOOK_TIMEOUT_MS={v:?} is not a number"))?;
+            config.probe_timeout = Duration::from_millis(ms);
+        }
+        if let Ok(v) = std::env::var("TESTWEBHOOK_DAILY_LIMIT") {
+            config.daily_limit = v
+                .parse()
+                .map_err(|_| format!("TESTWEBHOOK_DAILY_LIMIT={v:?} is not a number"))?;
+        }
+        config.allow_loopback = std::env::var("CHATMARK_ALLOW_LOOPBACK").is_ok_and(|v| v == "1");
+        Ok(config)
+    }
+}
+
+struct AppState {
+    config: Config,
+    /// token → registered webhook URL (set by `setWebhook`).
+    webhooks: Mutex<HashMap<String, String>>,
+    /// token → (UTC day, `testWebhook` calls that day).
+    probes: Mutex<HashMap<String, (u64, u32)>>,
+    next_message_id: AtomicU64,
+    assets: HashMap<QuotaOwner, Vec<QuotaAsset>>,
+}
+
+/// The in-memory assets the quota endpoint serves.
+const SAMPLE_ASSETS: &str = r#"{
+  "OA": [
+    {"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "oa-1", "valid_through": "25/12/2026", "auto_renew": true, "status": "available", "used_id": null},
+    {"product_type": "gmf50", "quota_type": "purchase_quota", "asset_id": "oa-2", "valid_through": "1/6/2027", "auto_renew": "false", "status": "used", "used_id": "group-17"},
+    {"product_type": "gmf1000", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
+  ],
+  "APP": [
+    {"product_type": "gmf100", "quota_type": "purchase_quota", "asset_id": "app-1", "valid_through": "29/02/2028", "auto_renew": false, "status": "used", "used_id": 4242}
+  ]
+}"#;
+
+/// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
+/// `POST /v3.0/oa/quota/group`.
+pub fn router(config: Config) -> Router {
+    let state = Arc::new(AppState {
+        config,
+        webhooks: Mutex::default(),
+        probes: Mutex::default(),
+        next_message_id: AtomicU64::new(1),
+        assets: serde_json::from_str(SAMPLE_ASSETS).unwrap_or_default(),
+    });
+    Router::new()
+        .route("/{bot}/sendMessage", post(send_message))
+        .route("/{bot}/setWebhook", post(set_webhook))
+        .route("/{bot}/testWebhook", post(test_webhook))
+        .route("/v3.0/oa/quota/group", post(quota_group))
+        .fallback(|| async { reply::<()>(Envelope::error(404, "Not Found")) })
+        .with_state(state)
+}
+
+/// An envelope with the HTTP status of its `errorCode` (200 when `ok`).
+fn reply<T: serde::Serialize>(env: Envelope<T>) -> Response {
+    let status = env
+        .error_code
+        .and_then(|c| StatusCode::from_u16(c).ok())
+        .unwrap_or(StatusCode::OK);
+    (status, Json(env)).into_response()
+}
+
+/// The token of a `bot<TOKEN>` path segment.
+fn token(segment: &str) -> Option<&str> {
+    segment.strip_prefix("bot").filter(|t| !t.is_empty())
+}
+
+fn read_json(body: &Bytes) -> Result<Value, String> {
+    chatmark::json_from_str_lossy(&String::from_utf8_lossy(body))
+        .map_err(|e| format!("the body is not valid JSON: {e}"))
+}
+
+async fn send_message(
+    Path(bot): Path<String>,
+    State(st): State<Arc<AppState>>,
+    body: Bytes,
+) -> Response {
+    if token(&bot).is_none() {
+        return reply::<()>(Envelope::error(404, "Not Found"));
+    }
+    let body = match read_json(&body) {
+        Ok(v) => v,
+        Err(e) => return reply::<()>(Envelope::error(400, e)),
+    };
+    match resolve_send_message(&body, &Limits::default()) {
+        Ok(_resolved) => reply(Envelope::success(SendMessageResult {
+            message_id: st.next_message_id.fetch_add(1, Ordering::Relaxed),
+            date: EpochMillis::now(),
+        })),
+        Err(e) => reply::<()>(Envelope::from_resolve_error(&e)),
+    }
+}
+
+#[derive(Deserialize)]
+struct SetWebhook {
+    url: String,
+}
+
+async fn set_webhook(
+    Path(bot): Path<String>,
+    State(st): State<Arc<AppState>>,
+    body: Bytes,
+) -> Response {
+    let Some(token) = token(&bot) else {
+        return reply::<()>(Envelope::error(404, "Not Found"));
+    };
+    let req: SetWebhook = match read_json(&body).and_then(|v| {
+        serde_json::from_value(v).map_err(|e| format!("expected {{\"url\": string}}: {e}"))
+    }) {
+        Ok(r) => r,
+        Err(e) => return reply::<()>(Envelope::error(400, e)),
+    };
+    let mut hooks = st.webhooks.lock().unwrap_or_else(PoisonError::into_inner);
+    if req.url.is_empty() {
+        hooks.remove(token);
+        return reply(Envelope::success(true));
+    }
+    // Only the syntax is checked here: the blocked-target guard runs at probe time, on the
+    // addresses the host resolves to then.
+    if let Err(e) = chatmark_api::WebhookUrl::parse(&req.url) {
+        return reply::<()>(Envelope::error(400, format!("invalid webhook URL: {e}")));
+    }
+    hooks.insert(token.to_owned(), req.url);
+    reply(Envelope::success(true))
+}
+
+fn utc_day() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400)
+}
+
+async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) -> Response {
+    let Some(token) = token(&bot) else {
+        return reply::<()>(Envelope::error(404, "Not Found"));
+    };
+    let url = st
+        .webhooks
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(token)
+        .cloned();
+    let Some(url) = url else {
+        return reply::<()>(Envelope::error(
+            400,
+            "no webhook is set: call setWebhook first",
+        ));
+    };
+    {
+        let mut probes = st.probes.lock().unwrap_or_else(PoisonError::into_inner);
+        let today = utc_day();
+        let entry = probes.entry(token.to_owned()).or_insert((today, 0));
+        if entry.0 != today {
+            *entry = (today, 0);
+        }
+        if entry.1 >= st.config.daily_limit {
+            return reply::<()>(Envelope::error(
+                426,
+                format!(
+                    "testWebhook is limited to {} calls a day; try again tomorrow (UTC)",
+                    st.config.daily_limit
+                ),
+            ));
+        }
+        entry.1 += 1;
+    }
+    let result = probe(&url, st.config.probe_timeout, st.config.allow_loopback).await;
+    reply(Envelope::success(result))
+}
+
+/// Probes `url` once: guard, resolve, guard again on the addresses, then one HTTP/1.1
+/// `POST` over plain TCP to the checked addresses, reading only the status line.
+pub async fn probe(url: &str, timeout: Duration, allow_loopback: bool) -> TestWebhookResult {
+    let start = Instant::now();
+    let (observed, detail) = tokio::time::timeout(timeout, probe_inner(url, allow_loopback))
+        .await
+        .unwrap_or((Observation::Failed(Failure::Timeout), None));
+    let latency_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let result = TestWebhookResult::new(url, observed, latency_ms);
+    match detail {
+        Some(d) => {
+            let hint = format!("{} ({d})", result.outcome.default_hint());
+            result.with_hint(hint)
+        }
+        None => result,
+    }
+}
+
+async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<String>) {
+    let failed = |f: Failure, why: String| (Observation::Failed(f), Some(why));
+    let parsed = match check_target_with(url, &[], allow_loopback) {
+        Ok(p) => p,
+        Err(e) => return failed(Failure::Blocked, e.to_string()),
+    };
+    let addrs: Vec<SocketAddr> = match &parsed.host {
+        Host::Ip(ip) => vec![SocketAddr::new(*ip, parsed.port)],
+        Host::Name(name) => match tokio::net::lookup_host((name.as_str(), parsed.port)).await {
+            Ok(found) => found.collect(),
+            Err(e) => return failed(Failure::Dns, format!("{name}: {e}")),
+        },
+    };
+    if addrs.is_empty() {
+        return failed(Failure::Dns, "no address found".to_owned());
+    }
+    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
+    if let Err(e) = check_target_with(url, &ips, allow_loopback) {
+        return failed(Failure::Blocked, e.to_string());
+    }
+    if parsed.https {
+        return failed(
+            Failure::Tls,
+            "https:// is not supported by this example's prober, which speaks plain HTTP/1.1 only"
+                .to_owned(),
+        );
+    }
+    // Connect to the very addresses checked above, so a second lookup cannot rebind.
+    let mut last_error = None;
+    let mut stream = None;
+    for addr in &addrs {
+        match TcpStream::connect(addr).await {
+            Ok(s) => {
+                stream = Some(s);
+                break;
+            }
+            Err(e) => last_error = Some(e),
+        }
+    }
+    let Some(mut stream) = stream else {
+        let why = last_error.map_or_else(String::new, |e| e.to_string());
+        return failed(Failure::Connection, why);
+    };
+    let default_port = if parsed.https { 443 } else { 80 };
+    let host = if parsed.port == default_port {
+        parsed.host.to_string()
+    } else {
+        format!("{}:{}", parsed.host, parsed.port)
+    };
+    let body = r#"{"update_id":0,"test_webhook":true}"#;
+    let request = format!(
+        "POST {} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: chatmark-api-example\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        parsed.target,
+        body.len()
+    );
+    if let Err(e) = stream.write_all(request.as_bytes()).await {
+        return failed(Failure::Connection, format!("sending the request: {e}"));
+    }
+    match read_status(&mut stream).await {
+        Ok(code) => (Observation::Status(code), None),
+        Err((f, why)) => failed(f, why),
+    }
+}
+
+/// Reads the status code of an HTTP/1.x status line (redirects are never followed).
+async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
+    let mut buf = Vec::with_capacity(256);
+    let mut chunk = [0u8; 256];
+    let line_end = loop {
+        if let Some(i) = buf.windows(2).position(|w| w == b"\r\n") {
+            break i;
+        }
+        if buf.len() > 4096 {
+            return Err((Failure::Other, "the status line is too long".to_owned()));
+        }
+        match stream.read(&mut chunk).await {
+            Ok(0) => {
+                return Err((
+                    Failure::Other,
+                    "the connection closed without an HTTP answer".to_owned(),
+                ))
+            }
+            Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or_default()),
+            Err(e) => return Err((Failure::Connection, format!("reading the answer: {e}"))),
+        }
+    };
+    let line = String::from_utf8_lossy(buf.get(..line_end).unwrap_or_default());
+    let mut parts = line.splitn(3, ' ');
+    let (version, code) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    match code.parse::<u16>() {
+        Ok(c) if version.starts_with("HTTP/1.") && code.len() == 3 => Ok(c),
+        _ => Err((
+            Failure::Other,
+            format!(
+                "not an HTTP/1.x status line: {:?}",
+                line.chars().take(80).collect::<String>()
+            ),
+        )),
+    }
+}
+
+async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
+    let has_token = headers
+        .get("access_token")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| !v.trim().is_empty());
+    if !has_token {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(QuotaResponse::failure(
+                401,
+                "the access_token header is required",
+            )),
+        )
+            .into_response();
+    }
+    let req: QuotaRequest = match read_json(&body)
+        .and_then(|v| serde_json::from_value(v).map_err(|e| format!("invalid request: {e}")))
+    {
+        Ok(r) => r,
+        Err(e) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                Json(QuotaResponse::failure(400, e)),
+            )
+                .into_response()
+        }
+    };
+    let assets = st
+        .assets
+        .get(&req.quota_owner)
+        .map_or(&[][..], Vec::as_slice);
+    Json(QuotaResponse::success(req.filter(assets))).into_response()
+}

@@ -1,0 +1,58 @@
+//! Example Bot API server over chatmark-api: binds 127.0.0.1 on the port given as the first
+//! argument or in `CHATMARK_API_PORT` (default 8080; 0 picks a free one) and prints the bound
+//! address as the first line of stdout.
+//!
+//! ```text
+//! cargo run -p chatmark-api --example server -- 0
+//! ```
+//!
+//! Settings (environment): `TESTWEBHOOK_TIMEOUT_MS` (probe deadline, default 2000),
+//! `TESTWEBHOOK_DAILY_LIMIT` (testWebhook calls per bot and UTC day, default 5),
+//! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only).
+
+mod app;
+
+use std::io::Write;
+use std::net::Ipv4Addr;
+use std::process::ExitCode;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let port = std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("CHATMARK_API_PORT").ok())
+        .unwrap_or_else(|| "8080".to_owned());
+    let Ok(port) = port.parse::<u16>() else {
+        eprintln!("server: port {port:?} is not a number in 0-65535");
+        return ExitCode::from(2);
+    };
+    let config = match app::Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("server: cannot bind 127.0.0.1:{port}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => {
+            println!("{addr}");
+            let _ = std::io::stdout().flush();
+        }
+        Err(e) => {
+            eprintln!("server: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Err(e) = axum::serve(listener, app::router(config)).await {
+        eprintln!("server: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,28 @@
+//! chatmark-api: the Bot API's wire types as serde models — the response envelope,
+//! `sendMessage` (resolved through chatmark, spec section 5), `testWebhook` with its outcome
+//! codes and the blocked-target guard, and the group quota query. The library does no
+//! networking; `examples/server` shows the types behind an HTTP server.
+//!
+//! ```
+//! use chatmark_api::{Envelope, SendMessageResult};
+//! let env: Envelope<SendMessageResult> =
+//!     serde_json::from_str(r#"{"ok":true,"result":{"message_id":1,"date":1767225600000}}"#).unwrap();
+//! assert_eq!(env.result.unwrap().message_id, 1);
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod blocked;
+pub mod envelope;
+pub mod quota;
+pub mod send_message;
+pub mod webhook;
+
+pub use blocked::{check_target, is_blocked_ip, BlockReason, Host, UrlError, WebhookUrl};
+pub use envelope::{ApiError, Envelope};
+pub use quota::{
+    AssetStatus, Date, ProductType, QuotaAsset, QuotaOwner, QuotaRequest, QuotaResponse,
+    ValidThrough,
+};
+pub use send_message::{resolve_send_message, EpochMillis, SendMessageRequest, SendMessageResult};
+pub use webhook::{Failure, Observation, Outcome, TestWebhookResult};

@@ -1,0 +1,275 @@
+//! `sendMessage`: the request as a client writes it, its resolution through chatmark (spec
+//! section 5, R1–R8) and the result `{message_id, date}` with `date` in epoch milliseconds.
+
+use core::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use chatmark::{Limits, ResolveError, Resolved};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// A `sendMessage` body `{chat_id, text, parse_mode?, text_styles?}` as a client builds it.
+///
+/// A server should not deserialize into this type: it resolves the raw JSON with
+/// [`resolve_send_message`] so that every refusal carries chatmark's stable code.
+///
+/// # Examples
+///
+/// ```
+/// let req = chatmark_api::SendMessageRequest::new(7, "**hi**").with_parse_mode("markdown");
+/// assert_eq!(
+///     serde_json::to_string(&req).unwrap(),
+///     r#"{"chat_id":7,"text":"**hi**","parse_mode":"markdown"}"#
+/// );
+/// assert_eq!(req.resolve(&Default::default()).unwrap().formatted.text, "hi");
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SendMessageRequest {
+    /// The target chat: an integer or a non-empty string.
+    pub chat_id: Value,
+    /// The raw text, markup included.
+    pub text: String,
+    /// `markdown` or `html`; absent for plain text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parse_mode: Option<String>,
+    /// Client-made runs `{start, len, st}`, used only without `parse_mode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_styles: Option<Vec<Value>>,
+}
+
+impl SendMessageRequest {
+    /// A plain-text request to `chat_id`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let req = chatmark_api::SendMessageRequest::new("@chan", "hi");
+    /// assert_eq!(req.chat_id, serde_json::json!("@chan"));
+    /// ```
+    pub fn new(chat_id: impl Into<Value>, text: impl Into<String>) -> Self {
+        SendMessageRequest {
+            chat_id: chat_id.into(),
+            text: text.into(),
+            parse_mode: None,
+            text_styles: None,
+        }
+    }
+
+    /// The same request with a `parse_mode`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let req = chatmark_api::SendMessageRequest::new(1, "<b>x</b>").with_parse_mode("html");
+    /// assert_eq!(req.parse_mode.as_deref(), Some("html"));
+    /// ```
+    pub fn with_parse_mode(mut self, mode: impl Into<String>) -> Self {
+        self.parse_mode = Some(mode.into());
+        self
+    }
+
+    /// Resolves the request as a server would (R1–R8, `chat_id` included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let req = chatmark_api::SendMessageRequest::new(1, "");
+    /// assert_eq!(req.resolve(&Default::default()).unwrap_err().code.as_str(), "text_empty");
+    /// ```
+    pub fn resolve(&self, limits: &Limits) -> Result<Resolved, ResolveError> {
+        // Serialising a struct of JSON values and strings cannot fail; `Null` would be
+        // refused by R5/R1 all the same.
+        let body = serde_json::to_value(self).unwrap_or(Value::Null);
+        resolve_send_message(&body, limits)
+    }
+}
+
+/// Resolves a raw JSON `sendMessage` body as a server does: the whole request, `chat_id`
+/// included (R5), in the order of R8.
+///
+/// # Examples
+///
+/// ```
+/// let body = serde_json::json!({"chat_id": 1, "text": "*a*", "parse_mode": "Markdown"});
+/// let r = chatmark_api::resolve_send_message(&body, &Default::default()).unwrap();
+/// assert_eq!(r.formatted.text, "a");
+/// ```
+pub fn resolve_send_message(body: &Value, limits: &Limits) -> Result<Resolved, ResolveError> {
+    chatmark::resolve_json(body, limits, true)
+}
+
+/// A point in time as 13-digit epoch milliseconds (years 2001 to 2286), as `date` is sent.
+///
+/// # Examples
+///
+/// ```
+/// let d: chatmark_api::EpochMillis = serde_json::from_str("1767225600000").unwrap();
+/// assert_eq!(d.get(), 1_767_225_600_000);
+/// assert!(serde_json::from_str::<chatmark_api::EpochMillis>("1767225600").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EpochMillis(u64);
+
+impl EpochMillis {
+    /// The smallest 13-digit value.
+    const MIN: u64 = 1_000_000_000_000;
+    /// The largest 13-digit value.
+    const MAX: u64 = 9_999_999_999_999;
+
+    /// Checks that `ms` has 13 digits (an epoch in seconds has 10).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(chatmark_api::EpochMillis::new(1_767_225_600_000).is_ok());
+    /// assert!(chatmark_api::EpochMillis::new(1_767_225_600).is_err());
+    /// ```
+    pub fn new(ms: u64) -> Result<Self, String> {
+        if (Self::MIN..=Self::MAX).contains(&ms) {
+            Ok(EpochMillis(ms))
+        } else {
+            Err(format!(
+                "date must be epoch milliseconds with 13 digits, got {ms} ({} digits)",
+                ms.to_string().len()
+            ))
+        }
+    }
+
+    /// The current time (clamped into the 13-digit range should the clock be wrong).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(chatmark_api::EpochMillis::now().get() >= 1_000_000_000_000);
+    /// ```
+    pub fn now() -> Self {
+        let ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        EpochMillis(ms.clamp(Self::MIN, Self::MAX))
+    }
+
+    /// The milliseconds since 1970-01-01T00:00:00Z.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(chatmark_api::EpochMillis::new(1_000_000_000_000).unwrap().get(), 1_000_000_000_000);
+    /// ```
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+}
+
+impl fmt::Display for EpochMillis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for EpochMillis {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for EpochMillis {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let ms = u64::deserialize(deserializer)?;
+        EpochMillis::new(ms).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The result of a successful `sendMessage`: `{message_id, date}`.
+///
+/// Unknown fields are ignored when reading, so additions by a newer server do not break
+/// clients.
+///
+/// # Examples
+///
+/// ```
+/// let r: chatmark_api::SendMessageResult =
+///     serde_json::from_str(r#"{"message_id":42,"date":1767225600000}"#).unwrap();
+/// assert_eq!(r.message_id, 42);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendMessageResult {
+    /// The id of the stored message.
+    pub message_id: u64,
+    /// When it was stored, in epoch milliseconds.
+    pub date: EpochMillis,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Envelope;
+    use serde_json::json;
+
+    #[test]
+    fn result_round_trips_in_the_envelope() {
+        let text = r#"{"ok":true,"result":{"message_id":9,"date":1767225600123}}"#;
+        let e: Envelope<SendMessageResult> = serde_json::from_str(text).unwrap();
+        assert_eq!(e.result.unwrap().date.get(), 1_767_225_600_123);
+        assert_eq!(serde_json::to_string(&e).unwrap(), text);
+    }
+
+    #[test]
+    fn result_tolerates_new_fields() {
+        let r: SendMessageResult =
+            serde_json::from_str(r#"{"message_id":1,"date":1767225600000,"chat":{"id":1}}"#)
+                .unwrap();
+        assert_eq!(r.message_id, 1);
+    }
+
+    #[test]
+    fn date_in_seconds_is_refused_clearly() {
+        let err =
+            serde_json::from_str::<SendMessageResult>(r#"{"message_id":1,"date":1767225600}"#)
+                .unwrap_err();
+        assert!(err.to_string().contains("13 digits"), "{err}");
+        let err = serde_json::from_str::<SendMessageResult>(r#"{"message_id":1,"date":"x"}"#)
+            .unwrap_err();
+        assert!(err.to_string().contains("invalid type"), "{err}");
+        let err = serde_json::from_str::<SendMessageResult>(r#"{"message_id":1}"#).unwrap_err();
+        assert!(err.to_string().contains("missing field `date`"), "{err}");
+    }
+
+    #[test]
+    fn request_round_trips() {
+        let v = json!({"chat_id": "c1", "text": "hi", "text_styles": [{"start": 0, "len": 2, "st": ["b"]}]});
+        let r: SendMessageRequest = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&r).unwrap(), v);
+        let resolved = r.resolve(&Limits::default()).unwrap();
+        assert_eq!(resolved.formatted.text_styles.len(), 1);
+    }
+
+    #[test]
+    fn refusals_keep_chatmarks_codes() {
+        let limits = Limits::default();
+        let cases = [
+            (json!({"text": "x"}), "missing_chat_id"),
+            (json!({"chat_id": 1}), "missing_text"),
+            (json!({"chat_id": 1, "text": 5}), "invalid_text"),
+            (
+                json!({"chat_id": 1, "text": "x".repeat(2001)}),
+                "text_too_long",
+            ),
+            (
+                json!({"chat_id": 1, "text": "x", "parse_mode": "rtf"}),
+                "invalid_parse_mode",
+            ),
+            (
+                json!({"chat_id": 1, "text": "- ", "parse_mode": "markdown"}),
+                "empty_after_formatting",
+            ),
+        ];
+        for (body, code) in cases {
+            let e = resolve_send_message(&body, &limits).unwrap_err();
+            assert_eq!(e.code.as_str(), code, "{body}");
+            let env = Envelope::<()>::from_resolve_error(&e);
+            assert_eq!(env.error_code, Some(400));
+            assert!(!env.description.unwrap_or_default().is_empty());
+        }
+    }
+}

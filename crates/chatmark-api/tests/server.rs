@@ -1,0 +1,396 @@
+//! Integration tests of the example server: each test serves the example's router on an
+//! ephemeral 127.0.0.1 port and sends real HTTP/1.1 requests; webhooks are tiny local TCP
+//! servers. Everything stops with the test's runtime.
+
+#[allow(dead_code)]
+#[path = "../examples/server/app.rs"]
+mod app;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use chatmark_api::{Envelope, QuotaResponse, SendMessageResult, TestWebhookResult};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+const DEADLINE: Duration = Duration::from_secs(20);
+
+fn config(daily_limit: u32) -> app::Config {
+    app::Config {
+        probe_timeout: Duration::from_millis(400),
+        daily_limit,
+        allow_loopback: true,
+    }
+}
+
+async fn start(config: app::Config) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app::router(config)).await });
+    addr
+}
+
+/// POSTs `body` with extra headers; answers the status and the JSON body.
+async fn post(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
+    let exchange = async {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let mut req = format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        );
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(body);
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).await.unwrap();
+        out
+    };
+    let out = tokio::time::timeout(DEADLINE, exchange)
+        .await
+        .expect("server answered in time");
+    let text = String::from_utf8(out).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// A webhook answering every request with `status_line` (e.g. `302 Found`).
+async fn webhook(status_line: &'static str, extra: &'static str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 512];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match s.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let answer = format!(
+                    "HTTP/1.1 {status_line}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let _ = s.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    format!("http://{addr}/hook")
+}
+
+/// A webhook that accepts connections and never answers.
+async fn silent_webhook() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept().await {
+            held.push(s);
+        }
+    });
+    format!("http://{addr}/hook")
+}
+
+async fn set_webhook(addr: SocketAddr, token: &str, url: &str) {
+    let (status, v) = post(
+        addr,
+        &format!("/bot{token}/setWebhook"),
+        &[],
+        &json!({ "url": url }).to_string(),
+    )
+    .await;
+    assert_eq!((status, &v), (200, &json!({"ok": true, "result": true})));
+}
+
+async fn test_webhook(addr: SocketAddr, token: &str) -> (u16, Value) {
+    post(addr, &format!("/bot{token}/testWebhook"), &[], "").await
+}
+
+async fn probe_result(addr: SocketAddr, token: &str, url: &str) -> TestWebhookResult {
+    set_webhook(addr, token, url).await;
+    let (status, v) = test_webhook(addr, token).await;
+    assert_eq!(status, 200, "{v}");
+    let env: Envelope<TestWebhookResult> = serde_json::from_value(v).unwrap();
+    env.into_result().unwrap()
+}
+
+#[tokio::test]
+async fn send_message_markdown() {
+    let addr = start(config(5)).await;
+    let body =
+        json!({"chat_id": 1, "text": "**Hello** {red}world{/red}", "parse_mode": "markdown"});
+    let (status, v) = post(addr, "/bot123:abc/sendMessage", &[], &body.to_string()).await;
+    assert_eq!(status, 200, "{v}");
+    let env: Envelope<SendMessageResult> = serde_json::from_value(v).unwrap();
+    let first = env.into_result().unwrap();
+    assert!(first.date.get().to_string().len() == 13);
+    let (_, v) = post(addr, "/bot123:abc/sendMessage", &[], &body.to_string()).await;
+    assert_eq!(v["result"]["message_id"], first.message_id + 1);
+}
+
+#[tokio::test]
+async fn send_message_refusals() {
+    let addr = start(config(5)).await;
+    let long = json!({"chat_id": 1, "text": "x".repeat(2001)});
+    let want = chatmark::resolve_json(&long, &chatmark::Limits::default(), true).unwrap_err();
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &long.to_string()).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        v,
+        json!({"ok": false, "errorCode": 400, "description": want.message})
+    );
+
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], r#"{"text":"hi"}"#).await;
+    assert_eq!((status, v["errorCode"].clone()), (400, json!(400)));
+    assert!(
+        v["description"].as_str().unwrap().contains("chat_id"),
+        "{v}"
+    );
+
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], "{not json").await;
+    assert_eq!(status, 400);
+    assert!(
+        v["description"]
+            .as_str()
+            .unwrap()
+            .contains("not valid JSON"),
+        "{v}"
+    );
+
+    let (status, v) = post(addr, "/1:a/sendMessage", &[], "{}").await;
+    assert_eq!((status, v["errorCode"].clone()), (404, json!(404)));
+}
+
+#[tokio::test]
+async fn test_webhook_classifies_answers() {
+    let addr = start(config(50)).await;
+    let cases = [
+        ("200 OK", "", "webhook.ok", Some(200)),
+        ("403 Forbidden", "", "webhook.http.403", Some(403)),
+        ("404 Not Found", "", "webhook.http.404", Some(404)),
+        (
+            "500 Internal Server Error",
+            "",
+            "webhook.http.5xx",
+            Some(500),
+        ),
+        (
+            "302 Found",
+            "Location: http://127.0.0.1:9/elsewhere\r\n",
+            "webhook.http.other",
+            Some(302),
+        ),
+    ];
+    for (i, (line, extra, outcome, status)) in cases.into_iter().enumerate() {
+        let url = webhook(line, extra).await;
+        let r = probe_result(addr, &format!("{i}:t"), &url).await;
+        assert_eq!(
+            (r.outcome.as_str(), r.status_code),
+            (outcome, status),
+            "{line}"
+        );
+        assert_eq!(r.ok, outcome == "webhook.ok");
+        assert_eq!(r.url, url);
+        assert!(!r.hint.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn test_webhook_failures() {
+    let addr = start(config(50)).await;
+
+    let r = probe_result(addr, "t:1", &silent_webhook().await).await;
+    assert_eq!(
+        (r.outcome.as_str(), r.status_code),
+        ("webhook.err.timeout", None)
+    );
+    assert!(r.latency_ms >= 390, "{}", r.latency_ms);
+
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let r = probe_result(addr, "t:2", &format!("http://{closed}/")).await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.conn");
+
+    let r = probe_result(addr, "t:3", "https://127.0.0.1:9/").await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.tls");
+    assert!(r.hint.contains("not supported"), "{}", r.hint);
+
+    let r = probe_result(addr, "t:4", "http://10.0.0.1/").await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.blocked");
+
+    // `.invalid` never resolves; a machine without a reachable resolver may time out first.
+    let r = probe_result(addr, "t:5", "http://no-such-host.invalid/").await;
+    assert!(
+        matches!(
+            r.outcome.as_str(),
+            "webhook.err.dns" | "webhook.err.timeout"
+        ),
+        "{r:?}"
+    );
+
+    let (status, v) = test_webhook(addr, "t:unset").await;
+    assert_eq!((status, v["errorCode"].clone()), (400, json!(400)));
+
+    let (status, v) = post(
+        addr,
+        "/bott:6/setWebhook",
+        &[],
+        r#"{"url":"http://u:p@example.com/"}"#,
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["description"].as_str().unwrap().contains("userinfo"),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn loopback_is_blocked_without_the_test_setting() {
+    let addr = start(app::Config {
+        allow_loopback: false,
+        ..config(5)
+    })
+    .await;
+    let url = webhook("200 OK", "").await;
+    let r = probe_result(addr, "b:1", &url).await;
+    assert_eq!((r.ok, r.outcome.as_str()), (false, "webhook.err.blocked"));
+    assert!(r.hint.contains("loopback"), "{}", r.hint);
+}
+
+#[tokio::test]
+async fn test_webhook_daily_limit() {
+    let addr = start(config(2)).await;
+    let url = webhook("200 OK", "").await;
+    set_webhook(addr, "lim:1", &url).await;
+    for _ in 0..2 {
+        let (status, v) = test_webhook(addr, "lim:1").await;
+        assert_eq!(
+            (status, v["result"]["outcome"].clone()),
+            (200, json!("webhook.ok"))
+        );
+    }
+    let (status, v) = test_webhook(addr, "lim:1").await;
+    assert_eq!(status, 426);
+    let env: Envelope<TestWebhookResult> = serde_json::from_value(v).unwrap();
+    assert_eq!(env.into_result().unwrap_err().code, 426);
+    // Another bot has its own allowance.
+    set_webhook(addr, "lim:2", &url).await;
+    assert_eq!(test_webhook(addr, "lim:2").await.0, 200);
+}
+
+#[tokio::test]
+async fn quota_group_filters_and_token() {
+    let addr = start(config(5)).await;
+    let path = "/v3.0/oa/quota/group";
+    let token = [("access_token", "token-1")];
+    let ids = |v: &Value| -> Vec<String> {
+        let r: QuotaResponse = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!(r.error, 0);
+        r.data.into_iter().map(|a| a.asset_id).collect()
+    };
+    let cases = [
+        (json!({"quota_owner": "OA"}), vec!["oa-1", "oa-2", "oa-3"]),
+        (json!({"quota_owner": "APP"}), vec!["app-1"]),
+        (
+            json!({"quota_owner": "OA", "product_type": "gmf50"}),
+            vec!["oa-2"],
+        ),
+        (
+            json!({"quota_owner": "OA", "product_type": "gmf1000"}),
+            vec!["oa-3"],
+        ),
+        (
+            json!({"quota_owner": "OA", "quota_type": "sub_quota"}),
+            vec!["oa-1", "oa-3"],
+        ),
+        (
+            json!({"quota_owner": "OA", "product_type": "gmf10", "quota_type": "sub_quota"}),
+            vec!["oa-1"],
+        ),
+        (
+            json!({"quota_owner": "APP", "product_type": "gmf10"}),
+            vec![],
+        ),
+    ];
+    for (req, want) in cases {
+        let (status, v) = post(addr, path, &token, &req.to_string()).await;
+        assert_eq!(status, 200, "{req}: {v}");
+        assert_eq!(ids(&v), want, "{req}");
+    }
+
+    let (status, v) = post(addr, path, &[], r#"{"quota_owner":"OA"}"#).await;
+    assert_eq!(status, 401);
+    let r: QuotaResponse = serde_json::from_value(v).unwrap();
+    assert!(r.error != 0 && r.data.is_empty() && r.message.contains("access_token"));
+
+    let (status, v) = post(addr, path, &token, r#"{"quota_owner":"USER"}"#).await;
+    assert_eq!(status, 400);
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected `OA` or `APP`"),
+        "{v}"
+    );
+}
+
+/// Runs the built example binary itself: it must print its bound address first and serve.
+/// `cargo test` builds examples beside the test binaries; when only this test target was
+/// built (`--test server`), the binary is missing and the check says so and passes.
+#[test]
+fn example_binary_prints_its_address_first() {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|p| Some(p.parent()?.parent()?.join("examples").join("server")))
+        .filter(|p| p.exists())
+    else {
+        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+        return;
+    };
+    /// Stops the server however the test ends.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut child = KillOnDrop(
+        std::process::Command::new(exe)
+            .arg("0")
+            .env_remove("CHATMARK_ALLOW_LOOPBACK")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut first = String::new();
+    let stdout = child.0.stdout.take().unwrap();
+    BufReader::new(stdout).read_line(&mut first).unwrap();
+    let addr: SocketAddr = first.trim().parse().unwrap();
+    assert!(addr.ip().is_loopback() && addr.port() != 0, "{first}");
+
+    let body = r#"{"chat_id":"c","text":"*hi*","parse_mode":"markdown"}"#;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    write!(
+        s,
+        "POST /botT/sendMessage HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""message_id":1"#), "{answer}");
+}
