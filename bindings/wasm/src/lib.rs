@@ -10,6 +10,16 @@
 //! every failure is an error value.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// L2, as in the engine: nothing outside tests may panic on what JS passes in.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 use chatmark::{
     json_from_str_lossy, normalize_json, parse_with_diagnostics, resolve_json, Diagnostic,
