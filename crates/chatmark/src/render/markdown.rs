@@ -14,6 +14,10 @@
 //! - Escapes (I2): `\ ` `` ` `` `* _ ~ { <` everywhere; `> # - +` as a line's first
 //!   character, and the `.` of a leading `1.` to `999.`. A backslash is only ever put before
 //!   ASCII punctuation, and escaped characters count as themselves for flanking (I6).
+//! - Where a delimiter would stand next to whitespace on its inner side, or between a letter
+//!   and punctuation (as when two styles cross and one must close and reopen at a space),
+//!   an empty tag pair `<big></big>` is written beside it: it adds no text and no style,
+//!   and its brackets count as punctuation (I6), which the flanking rules accept.
 //! - What cannot be said is reported as [`Unexpressed`]: the codes `f_13 f_15 f_20
 //!   c_050a19`, spaces at the start of a line (P1 removes them; they are left out), line
 //!   codes that do not cover their whole line (left out), and — found by parsing the
@@ -21,6 +25,7 @@
 //!   rules could not place. One render and one parse: linear time (L1).
 
 use super::{lines, runs_from, stretch_ends, Feature, InlineStack, Piece};
+use crate::markdown::chars::{class, Class};
 use crate::{utf16_len, Family, Formatted, StyleCode, StyleSet, TextStyle};
 
 /// Markdown rendered from a message, with what it could not express (W2).
@@ -225,38 +230,82 @@ struct Writer {
     tags: [Option<StyleCode>; 3],
 }
 
+/// A zero-width separator: an empty, matched tag pair of a spelling used nowhere else.
+/// It adds no text and no style, and its brackets are punctuation for flanking (I6), so a
+/// delimiter may stand next to whitespace or between a letter and punctuation.
+const ZW: &str = "<big></big>";
+
 impl Writer {
-    fn to(&mut self, target: StyleSet, ends: Option<&[usize; 6]>) {
-        let out = &mut self.out;
+    /// Moves to `target` between text ending in a character of class `prev` and text
+    /// starting with one of class `next` (whitespace at a line's edges), placing separators
+    /// where the flanking rules (I4) would otherwise refuse a delimiter.
+    fn to(&mut self, target: StyleSet, ends: Option<&[usize; 6]>, prev: Class, next: Class) {
+        let mut closers = String::new();
         let mut opens: Vec<Feature> = Vec::new();
         self.delims.transition(
             delims_of(target),
             ends,
-            |f| out.push_str(delimiter(f)),
+            |f| closers.push_str(delimiter(f)),
             |f| opens.push(f),
         );
+        let mut tags = String::new();
         let want = tags_of(target);
         for (have, want) in self.tags.iter().zip(want) {
             if let Some(c) = *have {
                 if Some(c) != want {
-                    self.out.push_str("{/");
-                    self.out.push_str(tag_name(c));
-                    self.out.push('}');
+                    tags.push_str("{/");
+                    tags.push_str(tag_name(c));
+                    tags.push('}');
                 }
             }
         }
         for (have, want) in self.tags.iter_mut().zip(want) {
             if let Some(c) = want {
                 if Some(c) != *have {
-                    self.out.push('{');
-                    self.out.push_str(tag_name(c));
-                    self.out.push('}');
+                    tags.push('{');
+                    tags.push_str(tag_name(c));
+                    tags.push('}');
                 }
             }
             *have = want;
         }
-        for f in opens {
-            self.out.push_str(delimiter(f));
+        let openers: String = opens.iter().map(|&f| delimiter(f)).collect();
+        let (has_c, has_t, has_o) = (!closers.is_empty(), !tags.is_empty(), !openers.is_empty());
+        // Closers need a non-space before them, and after punctuation a space or
+        // punctuation after them; openers the mirror image.
+        let z_before_c = has_c && prev == Class::Whitespace;
+        let c_prev = if z_before_c { Class::Punctuation } else { prev };
+        let after_c = if has_t || has_o {
+            Class::Punctuation
+        } else {
+            next
+        };
+        let mut z_mid = has_c && c_prev == Class::Punctuation && after_c == Class::Other;
+        let z_after_o = has_o && next == Class::Whitespace;
+        let o_next = if z_after_o { Class::Punctuation } else { next };
+        let o_prev = if has_c || has_t || z_mid {
+            Class::Punctuation
+        } else {
+            prev
+        };
+        if has_o && o_next == Class::Punctuation && o_prev == Class::Other {
+            z_mid = true;
+        }
+        // A closer run and an opener run of one character would read as one run.
+        if has_c && has_o && !has_t && closers.as_bytes().last() == openers.as_bytes().first() {
+            z_mid = true;
+        }
+        if z_before_c {
+            self.out.push_str(ZW);
+        }
+        self.out.push_str(&closers);
+        self.out.push_str(&tags);
+        if z_mid {
+            self.out.push_str(ZW);
+        }
+        self.out.push_str(&openers);
+        if z_after_o {
+            self.out.push_str(ZW);
         }
     }
 }
@@ -483,7 +532,11 @@ impl Formatted {
         let mut meant_text = String::with_capacity(self.text.len());
         let mut meant: Vec<(usize, StyleSet)> = Vec::new();
         let mut at = 0usize;
+        let first_class = |t: &str| t.chars().next().map_or(Class::Whitespace, class);
+        let last_class = |t: &str| t.chars().next_back().map_or(Class::Whitespace, class);
+        let mut prev = Class::Whitespace;
         for (plan, brk_style) in plans.iter().zip(&break_styles) {
+            prev = Class::Whitespace;
             if let Some(first) = plan.content.first() {
                 let level = match plan.codes.get(Family::Indent) {
                     Some(c) => (c as u8 - StyleCode::Indent1 as u8) as usize + 1,
@@ -505,15 +558,17 @@ impl Formatted {
                     && line_text.as_bytes().get(digits) == Some(&b'.'))
                 .then_some(first_byte + digits);
                 for p in &plan.content {
-                    w.to(styles.get(at).copied().unwrap_or_default(), ends.get(at));
+                    let style = styles.get(at).copied().unwrap_or_default();
+                    w.to(style, ends.get(at), prev, first_class(p.text));
                     at += 1;
                     escape(&mut w.out, p, first_byte, dot);
+                    prev = last_class(p.text);
                     meant_text.push_str(p.text);
                     meant.push((utf16_len(p.text), sayable(p.style).with(plan.codes)));
                 }
             }
             if !plan.brk.is_empty() {
-                w.to(*brk_style, ends.get(at));
+                w.to(*brk_style, ends.get(at), prev, Class::Whitespace);
                 at += 1;
                 for p in &plan.brk {
                     w.out.push_str(p.text);
@@ -522,7 +577,7 @@ impl Formatted {
                 }
             }
         }
-        w.to(StyleSet::EMPTY, None);
+        w.to(StyleSet::EMPTY, None, prev, Class::Whitespace);
 
         // Check once: parse the result and compare with what was meant.
         let meant = Formatted {
@@ -604,6 +659,36 @@ mod tests {
     }
 
     #[test]
+    fn render_markdown_crossing_styles_use_separators_i4() {
+        let s = StyleSet::of(StyleCode::Strike);
+        let i = StyleSet::of(StyleCode::Italic);
+        let f = Formatted {
+            text: "jw ys nw".into(),
+            text_styles: vec![
+                TextStyle {
+                    start: 0,
+                    len: 3,
+                    st: s,
+                },
+                TextStyle {
+                    start: 3,
+                    len: 2,
+                    st: s.with(i),
+                },
+                TextStyle {
+                    start: 5,
+                    len: 3,
+                    st: i,
+                },
+            ],
+        };
+        let md = f.to_markdown();
+        assert_eq!(md.text, "~~jw *ys*~~*<big></big> nw*");
+        assert!(md.is_lossless());
+        assert_eq!(parse_markdown(&md.text), f);
+    }
+
+    #[test]
     fn render_markdown_reports_losses() {
         let small = StyleSet::of(StyleCode::Small);
         let f = Formatted {
@@ -620,8 +705,25 @@ mod tests {
             .map(|x| (x.start, x.len, x.what.as_str()))
             .collect();
         assert_eq!(what, [(0, 1, "code"), (2, 2, "leading_spaces")]);
-        // bold after a letter and before a letter, with punctuation inside (I4)
+        // bold over a blank line: emphasis pairs only within a paragraph (I6)
         let bold = StyleSet::of(StyleCode::Bold);
+        let f = Formatted {
+            text: "a\n\nb".into(),
+            text_styles: vec![TextStyle {
+                start: 0,
+                len: 4,
+                st: bold,
+            }],
+        };
+        let md = f.to_markdown();
+        assert_eq!(md.text, "**a**\n\n**b**");
+        let placed: Vec<_> = md
+            .unexpressed
+            .iter()
+            .map(|x| (x.start, x.len, x.what))
+            .collect();
+        assert_eq!(placed, [(1, 2, Loss::Placement)]);
+        // bold after a letter, punctuation inside: separators make it expressible
         let f = Formatted {
             text: "a.b.c".into(),
             text_styles: vec![TextStyle {
@@ -631,9 +733,7 @@ mod tests {
             }],
         };
         let md = f.to_markdown();
-        assert!(
-            md.unexpressed.iter().any(|x| x.what == Loss::Placement),
-            "{md:?}"
-        );
+        assert!(md.is_lossless(), "{md:?}");
+        assert_eq!(parse_markdown(&md.text), f);
     }
 }
