@@ -10,6 +10,16 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// L2: no input may panic, so outside tests nothing indexes, unwraps or expects.
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::indexing_slicing,
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic
+    )
+)]
 
 mod builder;
 pub mod html;

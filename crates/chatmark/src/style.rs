@@ -393,7 +393,7 @@ impl StyleSet {
     /// assert_eq!(StyleSet::of(StyleCode::Ordered).get(Family::List), Some(StyleCode::Ordered));
     /// assert_eq!(StyleSet::EMPTY.get(Family::Colour), None);
     /// ```
-    pub const fn get(&self, family: Family) -> Option<StyleCode> {
+    pub fn get(&self, family: Family) -> Option<StyleCode> {
         let v = match family {
             Family::Flag => 0,
             Family::Size => self.size,
@@ -401,11 +401,7 @@ impl StyleSet {
             Family::List => self.list,
             Family::Indent => self.indent,
         };
-        if v == 0 {
-            None
-        } else {
-            Some(StyleCode::ALL[(v - 1) as usize])
-        }
+        StyleCode::ALL.get(usize::from(v).checked_sub(1)?).copied()
     }
 
     /// Every code of `other` added on top of `self` (`other` wins within a family).

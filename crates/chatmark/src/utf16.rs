@@ -44,7 +44,7 @@ impl<'a> Utf16Cursor<'a> {
     }
 
     /// UTF-16 offset of byte offset `byte` (≥ every earlier request).
-    pub(crate) fn to_unit(&mut self, byte: usize) -> usize {
+    pub(crate) fn unit_at(&mut self, byte: usize) -> usize {
         let byte = byte.min(self.text.len());
         if byte > self.byte {
             self.unit += utf16_len(self.text.get(self.byte..byte).unwrap_or(""));
@@ -69,10 +69,10 @@ mod tests {
     fn cursor_walks_forward() {
         let s = "a😀bé";
         let mut c = Utf16Cursor::new(s);
-        assert_eq!(c.to_unit(0), 0);
-        assert_eq!(c.to_unit(1), 1);
-        assert_eq!(c.to_unit(5), 3);
-        assert_eq!(c.to_unit(8), 5);
-        assert_eq!(c.to_unit(100), 5);
+        assert_eq!(c.unit_at(0), 0);
+        assert_eq!(c.unit_at(1), 1);
+        assert_eq!(c.unit_at(5), 3);
+        assert_eq!(c.unit_at(8), 5);
+        assert_eq!(c.unit_at(100), 5);
     }
 }

@@ -414,7 +414,7 @@ impl<'a> Semantics<'a> {
         };
         let units: Vec<usize> = offsets
             .iter()
-            .map(|&o| cursor.to_unit(boundary(o)))
+            .map(|&o| cursor.unit_at(boundary(o)))
             .collect();
         let unit_of = |byte: usize| {
             offsets

@@ -1,14 +1,1010 @@
-//! PLACEHOLDER tokenizer: emits the whole input as text (replaced by the WHATWG tokenizer).
+//! chatmark's own HTML tokenizer (H1): the WHATWG tokenizer, always in the data state.
+//!
+//! It is never switched to the RCDATA, RAWTEXT, script data or PLAINTEXT states (there is no
+//! tree builder to ask for it), so `<script>x</script>` is a start tag, text and an end tag.
+//! It covers input preprocessing (`\r\n` and `\r` become `\n`), the tag states, every comment
+//! state, bogus comments, DOCTYPEs (which vanish: they end at the first `>`), and character
+//! references exactly as HTML5 decodes them, in data and in attribute values.
+//!
+//! Literal text goes to [`TokenSink::text`] as slices of the input (batched, no per-character
+//! calls); what a character reference produced goes to [`TokenSink::char_ref`]. Time is
+//! linear in the input in every case, nothing recurses, and no input panics: the scanner works
+//! on bytes (every byte it stops at is ASCII, so every slice boundary is a char boundary) and
+//! reads them with `get`.
 
-use super::token::TokenSink;
+#[cfg(feature = "html5ever")]
+pub use super::html5ever_backend::tokenize as tokenize_html5ever;
+
+use super::entities::{ENTITIES, LONGEST_LEGACY_NAME, LONGEST_NAME};
+use super::token::{Attribute, StartTag, TokenSink};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
+///
+/// Literal text goes to `sink.text` (after newline preprocessing), text produced by a
+/// character reference to `sink.char_ref`; comments, doctypes and processing instructions
+/// produce nothing; a tag cut off by the end of the input produces nothing.
 ///
 /// # Examples
 ///
 /// ```
-/// // see chatmark::parse_html
+/// use chatmark::html::token::{StartTag, TokenSink};
+/// use chatmark::html::tokenizer::tokenize;
+///
+/// #[derive(Default)]
+/// struct Log(Vec<String>);
+/// impl TokenSink for Log {
+///     fn text(&mut self, t: &str) { self.0.push(format!("text {t:?}")); }
+///     fn char_ref(&mut self, t: &str) { self.0.push(format!("ref {t:?}")); }
+///     fn start_tag(&mut self, tag: &StartTag<'_>) { self.0.push(format!("<{}>", tag.name)); }
+///     fn end_tag(&mut self, name: &str, _span: (usize, usize)) { self.0.push(format!("</{name}>")); }
+/// }
+///
+/// let mut log = Log::default();
+/// tokenize("<B>a&amp;b</b><!-- gone -->", &mut log);
+/// assert_eq!(log.0, ["<b>", "text \"a\"", "ref \"&\"", "text \"b\"", "</b>"]);
 /// ```
 pub fn tokenize<S: TokenSink>(input: &str, sink: &mut S) {
-    sink.text(input);
+    Tokenizer::new(input).run(sink);
+}
+
+/// Whitespace in the tag states: tab, LF, FF, space, and CR (which preprocessing turns into LF).
+fn is_ws(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b' ' | b'\r')
+}
+
+/// What a character reference expands to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expansion {
+    /// A named reference's expansion (one or two code points).
+    Named(&'static str),
+    /// A numeric reference's code point, after HTML5's replacements.
+    Numeric(char),
+}
+
+impl Expansion {
+    /// Calls `f` with the expansion as a `&str`.
+    fn with_str<R>(self, f: impl FnOnce(&str) -> R) -> R {
+        match self {
+            Expansion::Named(s) => f(s),
+            Expansion::Numeric(c) => {
+                let mut buf = [0u8; 4];
+                f(c.encode_utf8(&mut buf))
+            }
+        }
+    }
+}
+
+/// Looks `name` (the bytes after `&`) up in the named reference table.
+fn lookup(name: &[u8]) -> Option<&'static str> {
+    ENTITIES
+        .binary_search_by(|(n, _)| n.as_bytes().cmp(name))
+        .ok()
+        .and_then(|i| ENTITIES.get(i))
+        .map(|(_, expansion)| *expansion)
+}
+
+/// The Windows-1252 remapping HTML5 applies to numeric references 0x80–0x9F (`None`: kept).
+const C1_REMAP: [Option<char>; 32] = [
+    Some('\u{20AC}'),
+    None,
+    Some('\u{201A}'),
+    Some('\u{0192}'),
+    Some('\u{201E}'),
+    Some('\u{2026}'),
+    Some('\u{2020}'),
+    Some('\u{2021}'),
+    Some('\u{02C6}'),
+    Some('\u{2030}'),
+    Some('\u{0160}'),
+    Some('\u{2039}'),
+    Some('\u{0152}'),
+    None,
+    Some('\u{017D}'),
+    None,
+    None,
+    Some('\u{2018}'),
+    Some('\u{2019}'),
+    Some('\u{201C}'),
+    Some('\u{201D}'),
+    Some('\u{2022}'),
+    Some('\u{2013}'),
+    Some('\u{2014}'),
+    Some('\u{02DC}'),
+    Some('\u{2122}'),
+    Some('\u{0161}'),
+    Some('\u{203A}'),
+    Some('\u{0153}'),
+    None,
+    Some('\u{017E}'),
+    Some('\u{0178}'),
+];
+
+/// The code point a numeric reference with value `n` (saturated at 0x110000) stands for.
+fn numeric_char(n: u32) -> char {
+    match n {
+        0 => '\u{FFFD}',
+        0x80..=0x9F => {
+            let remapped = usize::try_from(n - 0x80)
+                .ok()
+                .and_then(|i| C1_REMAP.get(i).copied().flatten());
+            remapped.or_else(|| char::from_u32(n)).unwrap_or('\u{FFFD}')
+        }
+        // Surrogates and values above 0x10FFFF are not chars: U+FFFD. Noncharacters and
+        // the other controls are kept, as HTML5 says.
+        _ => char::from_u32(n).unwrap_or('\u{FFFD}'),
+    }
+}
+
+/// Reads a character reference whose `&` is just before `at`.
+///
+/// Returns the expansion and the index just after the reference, or `None` when the `&` is
+/// not a reference there (then the `&` and what follows are literal text). `in_attr` applies
+/// HTML5's attribute-value rule: a match without `;` followed by `=` or an ASCII alphanumeric
+/// is not decoded. Looks ahead at most [`LONGEST_NAME`] bytes for a name, and saturates
+/// numeric values, so the work is bounded per `&` apart from a numeric reference's digits,
+/// which it consumes.
+fn char_ref(bytes: &[u8], at: usize, in_attr: bool) -> Option<(Expansion, usize)> {
+    match bytes.get(at) {
+        Some(b'#') => numeric_ref(bytes, at + 1),
+        Some(b) if b.is_ascii_alphanumeric() => named_ref(bytes, at, in_attr),
+        _ => None,
+    }
+}
+
+/// The numeric part of [`char_ref`]: `at` is just after `&#`.
+fn numeric_ref(bytes: &[u8], at: usize) -> Option<(Expansion, usize)> {
+    let (base, digits_start) = match bytes.get(at) {
+        Some(b'x' | b'X') => (16, at + 1),
+        _ => (10, at),
+    };
+    let mut value: u32 = 0;
+    let mut i = digits_start;
+    while let Some(d) = bytes.get(i).and_then(|&b| char::from(b).to_digit(base)) {
+        // Saturate: anything above 0x10FFFF is replaced the same way.
+        value = value.saturating_mul(base).saturating_add(d).min(0x11_0000);
+        i += 1;
+    }
+    if i == digits_start {
+        return None; // `&#` / `&#x` without digits: literal text
+    }
+    if bytes.get(i) == Some(&b';') {
+        i += 1;
+    }
+    Some((Expansion::Numeric(numeric_char(value)), i))
+}
+
+/// The named part of [`char_ref`]: `at` is just after `&`, on an ASCII alphanumeric.
+fn named_ref(bytes: &[u8], at: usize, in_attr: bool) -> Option<(Expansion, usize)> {
+    // Names are ASCII alphanumerics, then `;` for all but the legacy forms. The longest match
+    // is therefore the whole alphanumeric run with its `;` if that is a name, else the longest
+    // legacy name that is a prefix of the run.
+    let run = bytes
+        .get(at..)
+        .unwrap_or_default()
+        .iter()
+        .take(LONGEST_NAME)
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    if run < LONGEST_NAME && bytes.get(at + run) == Some(&b';') {
+        if let Some(exp) = bytes.get(at..at + run + 1).and_then(lookup) {
+            return Some((Expansion::Named(exp), at + run + 1));
+        }
+    }
+    for len in (1..=run.min(LONGEST_LEGACY_NAME)).rev() {
+        if let Some(exp) = bytes.get(at..at + len).and_then(lookup) {
+            let next = bytes.get(at + len).copied();
+            if in_attr && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
+                return None; // historical reasons: `?a=1&copy=2` stays as written
+            }
+            return Some((Expansion::Named(exp), at + len));
+        }
+    }
+    None
+}
+
+/// Index of the first `>` at or after `from`, plus one; the input length when there is none.
+fn after_gt(bytes: &[u8], from: usize) -> usize {
+    bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'>'))
+        .map_or(bytes.len(), |p| from + p + 1)
+}
+
+/// Skips a comment whose `<!--` ends just before `from`, following every WHATWG comment state
+/// (the less-than-sign states only report errors, but they are followed exactly). Returns the
+/// index after its end (the input length when the end of the input comes first).
+fn skip_comment(bytes: &[u8], from: usize) -> usize {
+    #[derive(Clone, Copy)]
+    enum St {
+        Start,
+        StartDash,
+        Comment,
+        LessThan,
+        LessThanBang,
+        LessThanBangDash,
+        LessThanBangDashDash,
+        EndDash,
+        End,
+        EndBang,
+    }
+    let mut st = St::Start;
+    let mut i = from;
+    loop {
+        let c = bytes.get(i).copied();
+        // Each arm either consumes (i += 1), returns, or reconsumes in a state that is
+        // closer to Comment/EndDash/End, which always consume: no endless loop.
+        match (st, c) {
+            (St::Start, Some(b'-')) => st = St::StartDash,
+            (St::Start, Some(b'>')) => return i + 1, // `<!-->`
+            (St::Start, _) => {
+                st = St::Comment;
+                continue;
+            }
+            (St::StartDash, Some(b'-')) => st = St::End,
+            (St::StartDash, Some(b'>')) => return i + 1, // `<!--->`
+            (St::StartDash, None) => return bytes.len(),
+            (St::StartDash, _) => {
+                st = St::Comment;
+                continue;
+            }
+            (St::Comment, Some(b'<')) => st = St::LessThan,
+            (St::Comment, Some(b'-')) => st = St::EndDash,
+            (St::Comment, None) => return bytes.len(),
+            (St::Comment, Some(_)) => {
+                // Fast path: skip to the next byte that matters.
+                let rest = bytes.get(i..).unwrap_or_default();
+                let skip = rest
+                    .iter()
+                    .position(|&b| b == b'<' || b == b'-')
+                    .unwrap_or(rest.len());
+                i += skip;
+                continue;
+            }
+            (St::LessThan, Some(b'!')) => st = St::LessThanBang,
+            (St::LessThan, Some(b'<')) => {}
+            (St::LessThan, _) => {
+                st = St::Comment;
+                continue;
+            }
+            (St::LessThanBang, Some(b'-')) => st = St::LessThanBangDash,
+            (St::LessThanBang, _) => {
+                st = St::Comment;
+                continue;
+            }
+            (St::LessThanBangDash, Some(b'-')) => st = St::LessThanBangDashDash,
+            (St::LessThanBangDash, _) => {
+                st = St::EndDash;
+                continue;
+            }
+            (St::LessThanBangDashDash, _) => {
+                st = St::End;
+                continue;
+            }
+            (St::EndDash, Some(b'-')) => st = St::End,
+            (St::EndDash, None) => return bytes.len(),
+            (St::EndDash, _) => {
+                st = St::Comment;
+                continue;
+            }
+            (St::End, Some(b'>')) => return i + 1,
+            (St::End, Some(b'!')) => st = St::EndBang,
+            (St::End, Some(b'-')) => {}
+            (St::End, None) => return bytes.len(),
+            (St::End, _) => {
+                st = St::Comment;
+                continue;
+            }
+            (St::EndBang, Some(b'-')) => st = St::EndDash,
+            (St::EndBang, Some(b'>')) => return i + 1,
+            (St::EndBang, None) => return bytes.len(),
+            (St::EndBang, _) => {
+                st = St::Comment;
+                continue;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Appends `s` to `out` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute names).
+fn push_name(out: &mut String, s: &str) {
+    for c in s.chars() {
+        out.push(match c {
+            '\0' => '\u{FFFD}',
+            c => c.to_ascii_lowercase(),
+        });
+    }
+}
+
+/// Appends `s` to `out` with NUL becoming U+FFFD (attribute values; `s` holds no `\r`).
+fn push_value(out: &mut String, s: &str) {
+    let mut parts = s.split('\0');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for part in parts {
+        out.push('\u{FFFD}');
+        out.push_str(part);
+    }
+}
+
+/// The tag states of the WHATWG tokenizer.
+#[derive(Clone, Copy, Debug)]
+enum TagState {
+    TagName,
+    BeforeAttrName,
+    AttrName,
+    AfterAttrName,
+    BeforeAttrValue,
+    AttrValueQuoted(u8),
+    AttrValueUnquoted,
+    AfterAttrValueQuoted,
+    SelfClosingStartTag,
+}
+
+/// The tokenizer: the input and the buffers reused from tag to tag.
+struct Tokenizer<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    tag_name: String,
+    /// Attribute slots; the first `n_attrs` belong to the current tag, the others keep their
+    /// allocations for later tags.
+    attrs: Vec<Attribute>,
+    n_attrs: usize,
+    /// Scratch for duplicate detection on tags with many attributes.
+    order: Vec<usize>,
+    keep: Vec<bool>,
+}
+
+impl<'a> Tokenizer<'a> {
+    fn new(src: &'a str) -> Self {
+        Tokenizer {
+            src,
+            bytes: src.as_bytes(),
+            tag_name: String::new(),
+            attrs: Vec::new(),
+            n_attrs: 0,
+            order: Vec::new(),
+            keep: Vec::new(),
+        }
+    }
+
+    /// `src[a..b]`; every index passed is 0, the length, or next to an ASCII byte, so on a
+    /// char boundary (the empty string otherwise, which cannot happen).
+    fn slice(&self, a: usize, b: usize) -> &'a str {
+        self.src.get(a..b).unwrap_or_default()
+    }
+
+    /// The data state: the main loop.
+    fn run<S: TokenSink>(&mut self, sink: &mut S) {
+        let bytes = self.bytes;
+        let len = bytes.len();
+        // Literal text from `text_start` up to `pos` is pending, emitted in one call.
+        let mut text_start = 0;
+        let mut pos = 0;
+        while pos < len {
+            let Some(skip) = bytes
+                .get(pos..)
+                .and_then(|rest| rest.iter().position(|&b| matches!(b, b'<' | b'&' | b'\r')))
+            else {
+                break;
+            };
+            pos += skip;
+            match bytes.get(pos) {
+                Some(b'\r') => {
+                    self.flush(sink, text_start, pos);
+                    if bytes.get(pos + 1) == Some(&b'\n') {
+                        // `\r\n`: the `\n` starts the next text slice.
+                        text_start = pos + 1;
+                    } else {
+                        sink.text("\n");
+                        text_start = pos + 1;
+                    }
+                    pos += 1;
+                }
+                Some(b'&') => match char_ref(bytes, pos + 1, false) {
+                    Some((exp, end)) => {
+                        self.flush(sink, text_start, pos);
+                        exp.with_str(|s| sink.char_ref(s));
+                        pos = end;
+                        text_start = end;
+                    }
+                    None => pos += 1, // a literal `&`
+                },
+                Some(b'<') => match self.markup(pos, sink, text_start) {
+                    Some(end) => {
+                        pos = end;
+                        text_start = end;
+                    }
+                    None => pos += 1, // a literal `<`
+                },
+                _ => break,
+            }
+        }
+        self.flush(sink, text_start, len);
+    }
+
+    fn flush<S: TokenSink>(&self, sink: &mut S, a: usize, b: usize) {
+        if a < b {
+            sink.text(self.slice(a, b));
+        }
+    }
+
+    /// Handles the `<` at `lt` (tag open state). Returns the index after the markup it
+    /// consumed (having flushed the pending text from `text_start` and emitted any tag), or
+    /// `None` when the `<` is literal text.
+    fn markup<S: TokenSink>(
+        &mut self,
+        lt: usize,
+        sink: &mut S,
+        text_start: usize,
+    ) -> Option<usize> {
+        let bytes = self.bytes;
+        let at = |i: usize| bytes.get(i).copied();
+        let end = match at(lt + 1) {
+            Some(b'!') => {
+                let rest = bytes.get(lt + 2..).unwrap_or_default();
+                if rest.starts_with(b"--") {
+                    skip_comment(bytes, lt + 4)
+                } else if rest.len() >= 7
+                    && rest
+                        .get(..7)
+                        .is_some_and(|d| d.eq_ignore_ascii_case(b"doctype"))
+                {
+                    // Every DOCTYPE state ends at the first `>`; doctypes produce nothing.
+                    after_gt(bytes, lt + 9)
+                } else {
+                    // Bogus comment, `<![CDATA[` included (no foreign content here).
+                    after_gt(bytes, lt + 2)
+                }
+            }
+            Some(b'/') => match at(lt + 2) {
+                Some(b) if b.is_ascii_alphabetic() => {
+                    self.flush(sink, text_start, lt);
+                    match self.tag(lt + 2) {
+                        Some((end, _)) => {
+                            sink.end_tag(&self.tag_name, (lt, end));
+                            return Some(end);
+                        }
+                        None => return Some(bytes.len()), // EOF in tag: nothing
+                    }
+                }
+                Some(b'>') => lt + 3, // `</>` is ignored
+                None => return None,  // `</` then EOF: text
+                Some(_) => after_gt(bytes, lt + 2),
+            },
+            Some(b) if b.is_ascii_alphabetic() => {
+                self.flush(sink, text_start, lt);
+                match self.tag(lt + 1) {
+                    Some((end, self_closing)) => {
+                        self.dedup_attrs();
+                        let n = self.n_attrs.min(self.attrs.len());
+                        let tag = StartTag {
+                            name: &self.tag_name,
+                            attrs: self.attrs.get(..n).unwrap_or_default(),
+                            self_closing,
+                            span: (lt, end),
+                        };
+                        sink.start_tag(&tag);
+                        return Some(end);
+                    }
+                    None => return Some(bytes.len()),
+                }
+            }
+            Some(b'?') => after_gt(bytes, lt + 1), // bogus comment
+            _ => return None,
+        };
+        self.flush(sink, text_start, lt);
+        Some(end)
+    }
+
+    /// Starts a new attribute (reusing a slot) and returns it.
+    fn new_attr(&mut self) {
+        if let Some(slot) = self.attrs.get_mut(self.n_attrs) {
+            slot.name.clear();
+            slot.value.clear();
+        } else {
+            self.attrs.push(Attribute::default());
+        }
+        self.n_attrs += 1;
+    }
+
+    /// The current attribute (the last one started).
+    fn cur_attr(&mut self) -> Option<&mut Attribute> {
+        let i = self.n_attrs.checked_sub(1)?;
+        self.attrs.get_mut(i)
+    }
+
+    /// Reads a tag whose name starts at `from`, through the tag states, into `tag_name` and
+    /// the attribute slots. Returns the index after its `>` and whether it ended with `/>`,
+    /// or `None` when the input ends inside it.
+    fn tag(&mut self, from: usize) -> Option<(usize, bool)> {
+        let bytes = self.bytes;
+        self.tag_name.clear();
+        self.n_attrs = 0;
+        let mut st = TagState::TagName;
+        let mut i = from;
+        loop {
+            let b = *bytes.get(i)?; // EOF in a tag: the tag is dropped
+            match st {
+                TagState::TagName => match b {
+                    b if is_ws(b) => st = TagState::BeforeAttrName,
+                    b'/' => st = TagState::SelfClosingStartTag,
+                    b'>' => return Some((i + 1, false)),
+                    _ => {
+                        let end = self.run_end(i, |b| is_ws(b) || b == b'/' || b == b'>');
+                        let s = self.slice(i, end);
+                        push_name(&mut self.tag_name, s);
+                        i = end;
+                        continue;
+                    }
+                },
+                TagState::BeforeAttrName => match b {
+                    b if is_ws(b) => {}
+                    b'/' | b'>' => {
+                        st = TagState::AfterAttrName;
+                        continue;
+                    }
+                    b'=' => {
+                        self.new_attr();
+                        if let Some(a) = self.cur_attr() {
+                            a.name.push('=');
+                        }
+                        st = TagState::AttrName;
+                    }
+                    _ => {
+                        self.new_attr();
+                        st = TagState::AttrName;
+                        continue;
+                    }
+                },
+                TagState::AttrName => match b {
+                    b if is_ws(b) || b == b'/' || b == b'>' => {
+                        st = TagState::AfterAttrName;
+                        continue;
+                    }
+                    b'=' => st = TagState::BeforeAttrValue,
+                    _ => {
+                        let end = self.run_end(i, |b| is_ws(b) || matches!(b, b'/' | b'>' | b'='));
+                        let s = self.slice(i, end);
+                        if let Some(a) = self.cur_attr() {
+                            push_name(&mut a.name, s);
+                        }
+                        i = end;
+                        continue;
+                    }
+                },
+                TagState::AfterAttrName => match b {
+                    b if is_ws(b) => {}
+                    b'/' => st = TagState::SelfClosingStartTag,
+                    b'=' => st = TagState::BeforeAttrValue,
+                    b'>' => return Some((i + 1, false)),
+                    _ => {
+                        self.new_attr();
+                        st = TagState::AttrName;
+                        continue;
+                    }
+                },
+                TagState::BeforeAttrValue => match b {
+                    b if is_ws(b) => {}
+                    b'"' | b'\'' => st = TagState::AttrValueQuoted(b),
+                    b'>' => return Some((i + 1, false)),
+                    _ => {
+                        st = TagState::AttrValueUnquoted;
+                        continue;
+                    }
+                },
+                TagState::AttrValueQuoted(q) => match b {
+                    b if b == q => st = TagState::AfterAttrValueQuoted,
+                    b'&' => {
+                        i = self.value_char_ref(i);
+                        continue;
+                    }
+                    b'\r' => {
+                        if let Some(a) = self.cur_attr() {
+                            a.value.push('\n');
+                        }
+                        if bytes.get(i + 1) == Some(&b'\n') {
+                            i += 1;
+                        }
+                    }
+                    _ => {
+                        let end = self.run_end(i, |b| b == q || b == b'&' || b == b'\r');
+                        let s = self.slice(i, end);
+                        if let Some(a) = self.cur_attr() {
+                            push_value(&mut a.value, s);
+                        }
+                        i = end;
+                        continue;
+                    }
+                },
+                TagState::AttrValueUnquoted => match b {
+                    b if is_ws(b) => st = TagState::BeforeAttrName,
+                    b'&' => {
+                        i = self.value_char_ref(i);
+                        continue;
+                    }
+                    b'>' => return Some((i + 1, false)),
+                    _ => {
+                        let end = self.run_end(i, |b| is_ws(b) || b == b'&' || b == b'>');
+                        let s = self.slice(i, end);
+                        if let Some(a) = self.cur_attr() {
+                            push_value(&mut a.value, s);
+                        }
+                        i = end;
+                        continue;
+                    }
+                },
+                TagState::AfterAttrValueQuoted => match b {
+                    b if is_ws(b) => st = TagState::BeforeAttrName,
+                    b'/' => st = TagState::SelfClosingStartTag,
+                    b'>' => return Some((i + 1, false)),
+                    _ => {
+                        st = TagState::BeforeAttrName;
+                        continue;
+                    }
+                },
+                TagState::SelfClosingStartTag => match b {
+                    b'>' => return Some((i + 1, true)),
+                    _ => {
+                        st = TagState::BeforeAttrName;
+                        continue;
+                    }
+                },
+            }
+            i += 1;
+        }
+    }
+
+    /// The end of the run of bytes from `from` (which is not a stop byte) up to the first
+    /// byte for which `stop` holds, or the end of the input. Stop bytes are all ASCII.
+    fn run_end(&self, from: usize, stop: impl Fn(u8) -> bool) -> usize {
+        let rest = self.bytes.get(from..).unwrap_or_default();
+        from + rest.iter().position(|&b| stop(b)).unwrap_or(rest.len())
+    }
+
+    /// A `&` at `amp` inside an attribute value: appends the reference's expansion (or the
+    /// literal `&`) to the current value and returns the index to go on from.
+    fn value_char_ref(&mut self, amp: usize) -> usize {
+        let found = char_ref(self.bytes, amp + 1, true);
+        let Some(a) = self.cur_attr() else {
+            return amp + 1;
+        };
+        match found {
+            Some((exp, end)) => {
+                exp.with_str(|s| a.value.push_str(s));
+                end
+            }
+            None => {
+                a.value.push('&');
+                amp + 1
+            }
+        }
+    }
+
+    /// Drops the attributes of the current tag whose name an earlier one already has, in
+    /// O(n log n): pairwise for a few attributes, by sorting indices for many.
+    fn dedup_attrs(&mut self) {
+        let n = self.n_attrs.min(self.attrs.len());
+        let Some(live) = self.attrs.get(..n) else {
+            return;
+        };
+        self.keep.clear();
+        if n <= 16 {
+            for (i, a) in live.iter().enumerate() {
+                let dup = live
+                    .get(..i)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|b| b.name == a.name);
+                self.keep.push(!dup);
+            }
+        } else {
+            self.keep.resize(n, true);
+            self.order.clear();
+            self.order.extend(0..n);
+            let name = |i: usize| live.get(i).map(|a| a.name.as_str());
+            // Stable order: equal names stay in source order, so the first is kept.
+            self.order
+                .sort_by(|&x, &y| name(x).cmp(&name(y)).then(x.cmp(&y)));
+            for pair in self.order.windows(2) {
+                if let [x, y] = *pair {
+                    if name(x) == name(y) {
+                        if let Some(k) = self.keep.get_mut(y) {
+                            *k = false;
+                        }
+                    }
+                }
+            }
+        }
+        if self.keep.iter().all(|&k| k) {
+            return;
+        }
+        // Compact in place, keeping the dropped slots' allocations after the live ones.
+        let mut w = 0;
+        for r in 0..n {
+            if self.keep.get(r).copied().unwrap_or(false) {
+                // w <= r < n <= attrs.len(): both in bounds.
+                self.attrs.swap(w, r);
+                w += 1;
+            }
+        }
+        self.n_attrs = w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    enum Tok {
+        Text(String),
+        Ref(String),
+        Start(String, Vec<(String, String)>, bool, (usize, usize)),
+        End(String, (usize, usize)),
+    }
+
+    #[derive(Default)]
+    struct Log(Vec<Tok>);
+
+    impl TokenSink for Log {
+        fn text(&mut self, text: &str) {
+            assert!(!text.is_empty());
+            if let Some(Tok::Text(t)) = self.0.last_mut() {
+                t.push_str(text);
+            } else {
+                self.0.push(Tok::Text(text.to_owned()));
+            }
+        }
+        fn char_ref(&mut self, text: &str) {
+            if let Some(Tok::Ref(t)) = self.0.last_mut() {
+                t.push_str(text);
+            } else {
+                self.0.push(Tok::Ref(text.to_owned()));
+            }
+        }
+        fn start_tag(&mut self, tag: &StartTag<'_>) {
+            let attrs = tag
+                .attrs
+                .iter()
+                .map(|a| (a.name.clone(), a.value.clone()))
+                .collect();
+            self.0.push(Tok::Start(
+                tag.name.to_owned(),
+                attrs,
+                tag.self_closing,
+                tag.span,
+            ));
+        }
+        fn end_tag(&mut self, name: &str, span: (usize, usize)) {
+            self.0.push(Tok::End(name.to_owned(), span));
+        }
+    }
+
+    fn toks(input: &str) -> Vec<Tok> {
+        let mut log = Log::default();
+        tokenize(input, &mut log);
+        log.0
+    }
+
+    fn text(s: &str) -> Tok {
+        Tok::Text(s.to_owned())
+    }
+
+    fn r(s: &str) -> Tok {
+        Tok::Ref(s.to_owned())
+    }
+
+    /// The attributes of the single start tag in `input`.
+    fn attrs(input: &str) -> Vec<(String, String)> {
+        match toks(input).as_slice() {
+            [Tok::Start(_, attrs, _, _)] => attrs.clone(),
+            other => panic!("{input:?}: {other:?}"),
+        }
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn attribute_quoting_forms() {
+        assert_eq!(
+            attrs(r#"<a b="1 2" c='3 "4"' d=5 e f = "6" G=7>"#),
+            pairs(&[
+                ("b", "1 2"),
+                ("c", "3 \"4\""),
+                ("d", "5"),
+                ("e", ""),
+                ("f", "6"),
+                ("g", "7")
+            ])
+        );
+        assert_eq!(attrs("<a b=\"\" c=''>"), pairs(&[("b", ""), ("c", "")]));
+        // Unquoted values keep quotes, `<`, `=` and backticks; `"x"y` after a quoted value
+        // starts a new attribute.
+        assert_eq!(attrs("<a b=x\"'<=`>"), pairs(&[("b", "x\"'<=`")]));
+        assert_eq!(attrs("<a b=\"x\"c>"), pairs(&[("b", "x"), ("c", "")]));
+        assert_eq!(attrs("<a =b>"), pairs(&[("=b", "")]));
+        assert_eq!(attrs("<a b=>"), pairs(&[("b", "")]));
+        assert_eq!(attrs("<a b\"c<d>"), pairs(&[("b\"c<d", "")]));
+        // Duplicates: the first wins.
+        assert_eq!(attrs("<a x=1 X=2 y x=3>"), pairs(&[("x", "1"), ("y", "")]));
+        let many: String = (0..40)
+            .map(|i| format!(" a{} a{}=d", i % 20, i % 20))
+            .collect();
+        let got = attrs(&format!("<p{many}>"));
+        assert_eq!(got.len(), 20);
+        assert_eq!(got[0], ("a0".to_owned(), String::new()));
+        assert_eq!(got[19], ("a19".to_owned(), String::new()));
+        // NUL becomes U+FFFD in names and values.
+        assert_eq!(
+            toks("<a\0 b\0=\"\0\">"),
+            [Tok::Start(
+                "a\u{fffd}".into(),
+                pairs(&[("b\u{fffd}", "\u{fffd}")]),
+                false,
+                (0, 11)
+            )]
+        );
+    }
+
+    #[test]
+    fn self_closing_and_spans() {
+        assert_eq!(
+            toks("x<br/>y<img src=a />"),
+            [
+                text("x"),
+                Tok::Start("br".into(), vec![], true, (1, 6)),
+                text("y"),
+                Tok::Start("img".into(), pairs(&[("src", "a")]), true, (7, 20)),
+            ]
+        );
+        // `/` not before `>` is ignored; `<a/b>` has an attribute b.
+        assert_eq!(attrs("<a/b>"), pairs(&[("b", "")]));
+        assert_eq!(
+            toks("<a / >"),
+            [Tok::Start("a".into(), vec![], false, (0, 6))]
+        );
+        assert_eq!(toks("</B x=1/>"), [Tok::End("b".into(), (0, 9))]);
+        assert_eq!(
+            toks("<script>alert(1)</script>"),
+            [
+                Tok::Start("script".into(), vec![], false, (0, 8)),
+                text("alert(1)"),
+                Tok::End("script".into(), (16, 25)),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(toks("a<!-->b"), [text("ab")]);
+        assert_eq!(toks("a<!--->b"), [text("ab")]);
+        assert_eq!(toks("a<!-- a -- b -->b"), [text("ab")]);
+        assert_eq!(toks("a<!--!>b-->c"), [text("ac")]);
+        assert_eq!(toks("a<!-- x --!>b"), [text("ab")]);
+        assert_eq!(toks("a<!-- x --!->b-->c"), [text("ac")]);
+        assert_eq!(toks("a<!--<!-->b"), [text("ab")]);
+        assert_eq!(toks("a<!--<!--->b"), [text("ab")]);
+        assert_eq!(toks("a<!--<<!-- -->b"), [text("ab")]);
+        assert_eq!(toks("a<!-- <b> -->c"), [text("ac")]);
+        assert_eq!(toks("a<!---->b"), [text("ab")]);
+        assert_eq!(toks("a<!------>b"), [text("ab")]);
+    }
+
+    #[test]
+    fn bogus_comments_doctype_and_odd_markup() {
+        assert_eq!(toks("a<?php x ?>b"), [text("ab")]);
+        assert_eq!(toks("a<!x>b"), [text("ab")]);
+        assert_eq!(toks("a<!>b"), [text("ab")]);
+        assert_eq!(toks("a<![CDATA[x>y]]>b"), [text("ay]]>b")]);
+        assert_eq!(toks("a</1>b"), [text("ab")]);
+        assert_eq!(toks("a</ x>b"), [text("ab")]);
+        assert_eq!(toks("<!DOCTYPE html>x"), [text("x")]);
+        assert_eq!(toks("<!doctype html PUBLIC \"a>b\">x"), [text("b\">x")]);
+        assert_eq!(toks("<!DocType>x"), [text("x")]);
+        assert_eq!(toks("a</>b"), [text("ab")]);
+        assert_eq!(toks("a < b <3 <<"), [text("a < b <3 <<")]);
+        assert_eq!(toks("a<"), [text("a<")]);
+        assert_eq!(toks("a</"), [text("a</")]);
+    }
+
+    #[test]
+    fn eof_inside_markup_drops_it() {
+        assert_eq!(toks("a<b"), [text("a")]);
+        assert_eq!(toks("a<b c=\"d>"), [text("a")]);
+        assert_eq!(toks("a</b"), [text("a")]);
+        assert_eq!(toks("a<b/"), [text("a")]);
+        assert_eq!(toks("a<!-- b"), [text("a")]);
+        assert_eq!(toks("a<!--"), [text("a")]);
+        assert_eq!(toks("a<!-"), [text("a")]);
+        assert_eq!(toks("a<!DOCTYPE"), [text("a")]);
+        assert_eq!(toks("a<?"), [text("a")]);
+    }
+
+    #[test]
+    fn newlines_are_preprocessed() {
+        assert_eq!(toks("a\r\nb\rc\r\r\nd\r"), [text("a\nb\nc\n\nd\n")]);
+        assert_eq!(
+            attrs("<a b=\"1\r\n2\r3\" c='\r\r\n'\rd=x\r\n>"),
+            pairs(&[("b", "1\n2\n3"), ("c", "\n\n"), ("d", "x")])
+        );
+        assert_eq!(
+            toks("<a\r\nb>"),
+            [Tok::Start("a".into(), pairs(&[("b", "")]), false, (0, 6))]
+        );
+    }
+
+    #[test]
+    fn attribute_value_reference_rule() {
+        assert_eq!(attrs("<a b=\"&ampx\">"), pairs(&[("b", "&ampx")]));
+        assert_eq!(attrs("<a b=\"&amp=\">"), pairs(&[("b", "&amp=")]));
+        assert_eq!(attrs("<a b=\"&amp;x\">"), pairs(&[("b", "&x")]));
+        assert_eq!(attrs("<a b=\"&amp \">"), pairs(&[("b", "& ")]));
+        assert_eq!(attrs("<a b=&notit;>"), pairs(&[("b", "&notit;")]));
+        assert_eq!(attrs("<a b=&not;it>"), pairs(&[("b", "¬it")]));
+        assert_eq!(attrs("<a b='&#x41x&#66'>"), pairs(&[("b", "AxB")]));
+        assert_eq!(toks("&ampx"), [r("&"), text("x")]);
+        assert_eq!(toks("&notit;"), [r("¬"), text("it;")]);
+        assert_eq!(toks("&notin;"), [r("∉")]);
+        assert_eq!(toks("&amp=&unknown;&"), [r("&"), text("=&unknown;&")]);
+    }
+
+    #[test]
+    fn numeric_references() {
+        assert_eq!(toks("&#x80;&#129;&#x9F"), [r("\u{20AC}\u{81}\u{178}")]);
+        assert_eq!(toks("&#x8D;&#x99;&#150;"), [r("\u{8D}\u{2122}\u{2013}")]);
+        assert_eq!(
+            toks("&#0;&#xD800;&#x110000;"),
+            [r("\u{FFFD}\u{FFFD}\u{FFFD}")]
+        );
+        assert_eq!(toks("&#99999999999999999999999;"), [r("\u{FFFD}")]);
+        assert_eq!(
+            toks("&#x0000000041;&#13;&#xFFFF;&#1"),
+            [r("A\r\u{FFFF}\u{1}")]
+        );
+        assert_eq!(toks("&#;&#x;&#xg;&# "), [text("&#;&#x;&#xg;&# ")]);
+        assert_eq!(toks("&#65x"), [r("A"), text("x")]);
+    }
+
+    proptest::proptest! {
+        /// No input panics; tag spans are in order, inside the input, from `<` to `>`; and
+        /// literal text never holds a `\r`.
+        #[test]
+        fn spans_and_text_are_well_formed(input in "[<>/!a-c=&#x;'\"\r\n \\x00é-]{0,40}") {
+            let mut last_end = 0;
+            for tok in toks(&input) {
+                match tok {
+                    Tok::Text(t) => proptest::prop_assert!(!t.contains('\r')),
+                    Tok::Ref(_) => {}
+                    Tok::Start(.., (a, b)) | Tok::End(_, (a, b)) => {
+                        proptest::prop_assert!(last_end <= a && a < b && b <= input.len());
+                        proptest::prop_assert!(input[a..b].starts_with('<'));
+                        proptest::prop_assert!(input[a..b].ends_with('>'));
+                        last_end = b;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_and_char_ref_split() {
+        assert_eq!(
+            toks("a &#32;b&nbsp;&lt;c&NotEqualTilde;"),
+            [
+                text("a "),
+                r(" "),
+                text("b"),
+                r("\u{a0}<"),
+                text("c"),
+                r("\u{2242}\u{338}"),
+            ]
+        );
+        assert_eq!(toks("\0&amp\0"), [text("\0"), r("&"), text("\0")]);
+    }
 }

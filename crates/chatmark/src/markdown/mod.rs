@@ -125,8 +125,8 @@ fn to_diagnostics(input: &str, mut notes: Vec<Note>) -> Vec<Diagnostic> {
     notes
         .into_iter()
         .map(|n| {
-            let start = cur.to_unit(n.start);
-            let end = cur.to_unit(n.end);
+            let start = cur.unit_at(n.start);
+            let end = cur.unit_at(n.end);
             let tag = input.get(n.start..n.end).unwrap_or("");
             let message = match n.code {
                 DiagnosticCode::UnclosedTag => format!("tag {tag} is never closed; kept as text"),
@@ -229,11 +229,15 @@ impl<'a> Parser<'a> {
             };
             if let Some(r) = state(p.opener).and_then(|r| runs.get_mut(r)) {
                 r.open_used += p.used;
-                r.opens[slot] += 1;
+                if let Some(n) = r.opens.get_mut(slot) {
+                    *n += 1;
+                }
             }
             if let Some(r) = state(p.closer).and_then(|r| runs.get_mut(r)) {
                 r.close_used += p.used;
-                r.closes[slot] += 1;
+                if let Some(n) = r.closes.get_mut(slot) {
+                    *n += 1;
+                }
             }
         });
         self.pair_tags(tok_base);
