@@ -159,12 +159,12 @@ pub(crate) fn stretch_ends(styles: &[StyleSet]) -> Vec<[usize; 6]> {
             let here = styles.get(p).and_then(|s| value(s, k));
             let next = styles.get(p + 1).and_then(|s| value(s, k));
             let end = if p + 1 < styles.len() && here == next {
-                ends.get(p + 1).map_or(p, |e| e[k])
+                ends.get(p + 1).and_then(|e| e.get(k)).copied().unwrap_or(p)
             } else {
                 p
             };
-            if let Some(e) = ends.get_mut(p) {
-                e[k] = end;
+            if let Some(e) = ends.get_mut(p).and_then(|e| e.get_mut(k)) {
+                *e = end;
             }
         }
     }
