@@ -33,7 +33,8 @@ fn text() -> impl Strategy<Value = String> {
             .prop_map(str::to_string),
         2 => prop::sample::select(vec![
             "*", "**", "_", "~~", "`", "\\", "{red}", "<red>", "</b>", "&amp;", "&", "<", ">",
-            "\"", "'", "#", "- ", "> ", "1. ", "+", ".", "(", "😀", "é", "\u{a0}",
+            "\"", "'", "#", "- ", "> ", "1. ", "+", ".", "(", "😀", "é", "\u{a0}", "\0",
+            "\u{80}", "\u{b}", "\u{2028}",
         ])
         .prop_map(str::to_string),
     ];
@@ -345,4 +346,51 @@ fn render_codes_table_is_complete() {
         );
         assert_eq!(md.is_lossless(), sayable, "{c}: {md:?}");
     }
+}
+
+/// L1: rendering is linear — 8x the input takes about 8x the time, not 64x.
+#[test]
+fn render_time_grows_linearly() {
+    use std::time::{Duration, Instant};
+    let message = |n: usize| {
+        let mut text = String::new();
+        let mut raw: Vec<RawTextStyle<'static>> = Vec::new();
+        for k in 0..n {
+            let s = text.len() as i64;
+            text.push_str(" ab *c* <d>\n");
+            let codes: &[&'static str] = match k % 4 {
+                0 => &["b", "lst_1"],
+                1 => &["i", "c_db342e", "ind_2"],
+                2 => &["s", "lst_2", "ind_1"],
+                _ => &["u", "f_13"],
+            };
+            raw.push(RawTextStyle {
+                start: Some(s + 1),
+                len: Some(5),
+                st: Some(codes.to_vec()),
+            });
+        }
+        let (styles, _) = normalize(&text, &raw);
+        Formatted {
+            text,
+            text_styles: styles,
+        }
+    };
+    let time = |x: &Formatted| {
+        (0..2)
+            .map(|_| {
+                let t = Instant::now();
+                let _ = x.to_html();
+                let _ = x.to_markdown();
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let (small, large) = (message(2_000), message(16_000));
+    let (a, b) = (time(&small), time(&large));
+    assert!(
+        b < a * 24 + Duration::from_millis(200),
+        "2k: {a:?}, 16k: {b:?}"
+    );
 }

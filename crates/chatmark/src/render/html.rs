@@ -250,6 +250,7 @@ impl Formatted {
     ///     f.to_html(),
     ///     "<ul><li><b>a</b> <span style=\"color:#db342e\">&lt;b&gt;</span></li></ul>"
     /// );
+    /// assert_eq!(chatmark::parse_html(&f.to_html()), f);
     /// ```
     pub fn to_html(&self) -> String {
         let lines = lines(self);
