@@ -3,7 +3,7 @@
 //! paragraph, tags paired per region, and one emission sweep into the shared run builder.
 //! Nothing recurses and every step is linear in the input (L1).
 
-mod chars;
+pub(crate) mod chars;
 mod emphasis;
 mod inline;
 mod lines;
