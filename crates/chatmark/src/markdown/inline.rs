@@ -15,6 +15,8 @@ pub(super) const TAG_NAMES: [&[u8]; 6] =
     [b"red", b"orange", b"yellow", b"green", b"big", b"underline"];
 
 /// Bytes that may start markup (a byte-class table); everything else is plain text.
+// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
 static SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
     let mut k = 0;
