@@ -13,6 +13,23 @@ fn main() {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
+    if what == "normalize" {
+        // the criterion bench's input: 10^5 runs over about 300,000 UTF-16 units
+        let text = "abcdefghij 😀 ".repeat(20_000);
+        let units = chatmark::utf16_len(&text) as i64;
+        let codes = ["b", "i", "c_db342e", "lst_1", "f_13", "u", "ind_2", "s"];
+        let runs: Vec<chatmark::RawTextStyle<'_>> = (0..100_000i64)
+            .map(|k| chatmark::RawTextStyle {
+                start: Some((k * 7919) % units),
+                len: Some(1 + (k * 31) % 50),
+                st: Some(vec![codes[(k % 8) as usize]]),
+            })
+            .collect();
+        for _ in 0..rounds {
+            black_box(chatmark::normalize(black_box(&text), black_box(&runs)));
+        }
+        return;
+    }
     let key = if what == "html" { "html" } else { "markdown" };
     let texts: Vec<&str> = rows.iter().filter_map(|r| r[key].as_str()).collect();
     for _ in 0..rounds {
