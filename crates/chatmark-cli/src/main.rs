@@ -240,15 +240,7 @@ fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\n').unwrap_or(&text);
-        let text = text.strip_suffix('\r').unwrap_or(text);
+    for_each_line(&mut input, |text| {
         let resolved = json_from_str_lossy(text)
             .map_err(|e| {
                 ResolveError::new(
@@ -265,9 +257,27 @@ fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
             ),
             Err(error) => Answer::Error { error },
         };
-        print(&mut out, &answer, false)?;
-    }
+        print(&mut out, &answer, false)
+    })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Calls `f` with each line of `input` (read lossily as UTF-8, L2; `\n` or `\r\n` removed),
+/// in order, until the input ends or `f` fails.
+fn for_each_line(
+    input: &mut impl BufRead,
+    mut f: impl FnMut(&str) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.strip_suffix('\n').unwrap_or(&text);
+        f(text.strip_suffix('\r').unwrap_or(text))?;
+    }
 }
 
 /// Reads a render body: `text` (a string) and optional `text_styles`, normalised (N1–N6).
@@ -392,15 +402,7 @@ fn render(cli: &RenderCli) -> io::Result<ExitCode> {
             }
         };
     }
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\n').unwrap_or(&text);
-        let text = text.strip_suffix('\r').unwrap_or(text);
+    for_each_line(&mut input, |text| {
         let answer = render_input(text);
         let v = match &answer {
             Ok(f) => rendered(f, cli.to),
@@ -408,7 +410,7 @@ fn render(cli: &RenderCli) -> io::Result<ExitCode> {
         };
         serde_json::to_writer(&mut out, &v)?;
         writeln!(out)?;
-        out.flush()?;
-    }
+        out.flush()
+    })?;
     Ok(ExitCode::SUCCESS)
 }
