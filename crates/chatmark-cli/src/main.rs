@@ -2,13 +2,19 @@
 //! conformance contract (`--jsonl`: one sendMessage-like body per stdin line, one result or
 //! error per stdout line, in order, flushed per line). Exit 0 on success, 2 on a usage error,
 //! 3 on a refused message.
+//!
+//! `chatmark render --to html|markdown [--jsonl]` renders back (spec W1, W2): it reads
+//! `{"text","text_styles"}` (normalised by section 4 first) from stdin — one JSON document,
+//! or with `--jsonl` one per line — and prints the markup. It is recognised as the first
+//! argument only, so `chatmark 'some text'` is unchanged; `chatmark -- render` formats the
+//! word "render".
 
 use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 use chatmark::{
-    json_from_str_lossy, resolve_json, resolve_text, ErrorCode, Field, Formatted, Limits,
-    ParseMode, ResolveError, Resolved, SendMessage,
+    json_from_str_lossy, normalize_json, resolve_json, resolve_text, ErrorCode, Field, Formatted,
+    Limits, ParseMode, ResolveError, Resolved, SendMessage,
 };
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
@@ -48,8 +54,44 @@ struct Cli {
     text: Option<String>,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Target {
+    Html,
+    Markdown,
+}
+
+/// Render a message `{"text","text_styles"}` from stdin back to markup (spec W1, W2).
+///
+/// Output with --jsonl, one line per input line: {"html": …}, or {"markdown": …, "lossless":
+/// bool, "unexpressed": [{"start","len","what","code"?}]} (positions in UTF-16 units of
+/// the text; what is code, leading_spaces, partial_line_codes, placement or text), or
+/// {"error": {code, field, message}}.
+#[derive(Debug, Parser)]
+#[command(name = "chatmark render", bin_name = "chatmark render", version, long_about = None)]
+struct RenderCli {
+    /// The markup to write.
+    #[arg(long, value_enum)]
+    to: Target,
+    /// One JSON body per stdin line, one JSON result per stdout line.
+    #[arg(long)]
+    jsonl: bool,
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut args = std::env::args_os();
+    let program = args.next().unwrap_or_else(|| "chatmark".into());
+    let rest: Vec<std::ffi::OsString> = args.collect();
+    if rest.first().is_some_and(|a| a == "render") {
+        let cli = RenderCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
+        return match render(&cli) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("chatmark: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    let cli = Cli::parse_from(std::iter::once(program).chain(rest));
     let limits = Limits {
         max_text_len: cli.max_len,
         ..Limits::default()
@@ -198,15 +240,7 @@ fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
     let mut input = stdin.lock();
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\n').unwrap_or(&text);
-        let text = text.strip_suffix('\r').unwrap_or(text);
+    for_each_line(&mut input, |text| {
         let resolved = json_from_str_lossy(text)
             .map_err(|e| {
                 ResolveError::new(
@@ -223,7 +257,160 @@ fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
             ),
             Err(error) => Answer::Error { error },
         };
-        print(&mut out, &answer, false)?;
+        print(&mut out, &answer, false)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Calls `f` with each line of `input` (read lossily as UTF-8, L2; `\n` or `\r\n` removed),
+/// in order, until the input ends or `f` fails.
+fn for_each_line(
+    input: &mut impl BufRead,
+    mut f: impl FnMut(&str) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.strip_suffix('\n').unwrap_or(&text);
+        f(text.strip_suffix('\r').unwrap_or(text))?;
     }
+}
+
+/// Reads a render body: `text` (a string) and optional `text_styles`, normalised (N1–N6).
+fn render_input(line: &str) -> Result<Formatted, ResolveError> {
+    let body = json_from_str_lossy(line).map_err(|e| {
+        ResolveError::new(
+            ErrorCode::InvalidJson,
+            "body",
+            format!("the input is not JSON: {e}"),
+        )
+    })?;
+    let text = match body.get("text") {
+        None | Some(serde_json::Value::Null) => {
+            return Err(ResolveError::new(
+                ErrorCode::MissingText,
+                "text",
+                "text is missing",
+            ))
+        }
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(ResolveError::new(
+                ErrorCode::InvalidText,
+                "text",
+                "text must be a string",
+            ))
+        }
+    };
+    let text_styles = match body.get("text_styles") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(styles) => normalize_json(&text, styles)?.0,
+    };
+    Ok(Formatted { text, text_styles })
+}
+
+/// One unexpressed item on the wire.
+#[derive(Serialize)]
+struct Lost {
+    start: usize,
+    len: usize,
+    what: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Rendered<'a> {
+    Html {
+        html: String,
+    },
+    Markdown {
+        markdown: String,
+        lossless: bool,
+        unexpressed: Vec<Lost>,
+    },
+    Error {
+        error: &'a ResolveError,
+    },
+}
+
+fn rendered(f: &Formatted, to: Target) -> Rendered<'static> {
+    match to {
+        Target::Html => Rendered::Html { html: f.to_html() },
+        Target::Markdown => {
+            let md = f.to_markdown();
+            Rendered::Markdown {
+                lossless: md.is_lossless(),
+                unexpressed: md
+                    .unexpressed
+                    .iter()
+                    .map(|u| Lost {
+                        start: u.start,
+                        len: u.len,
+                        what: u.what.as_str(),
+                        code: u.what.code().map(|c| c.as_str()),
+                    })
+                    .collect(),
+                markdown: md.text,
+            }
+        }
+    }
+}
+
+fn render(cli: &RenderCli) -> io::Result<ExitCode> {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if !cli.jsonl {
+        let mut buf = Vec::new();
+        input.read_to_end(&mut buf)?;
+        let doc = String::from_utf8_lossy(&buf);
+        return match render_input(&doc) {
+            Ok(f) => {
+                match rendered(&f, cli.to) {
+                    Rendered::Html { html } => writeln!(out, "{html}")?,
+                    Rendered::Markdown {
+                        markdown,
+                        unexpressed,
+                        ..
+                    } => {
+                        writeln!(out, "{markdown}")?;
+                        for u in unexpressed {
+                            eprintln!(
+                                "note: not expressed at {}+{}: {}{}",
+                                u.start,
+                                u.len,
+                                u.what,
+                                u.code.map(|c| format!(" {c}")).unwrap_or_default()
+                            );
+                        }
+                    }
+                    Rendered::Error { .. } => {}
+                }
+                out.flush()?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                eprintln!("chatmark: {} ({}): {}", e.code, e.field, e.message);
+                Ok(ExitCode::from(3))
+            }
+        };
+    }
+    for_each_line(&mut input, |text| {
+        let answer = render_input(text);
+        let v = match &answer {
+            Ok(f) => rendered(f, cli.to),
+            Err(error) => Rendered::Error { error },
+        };
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+        out.flush()
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -28,6 +28,7 @@ mod json;
 mod markdown;
 mod model;
 mod normalize;
+mod render;
 mod resolve;
 mod style;
 mod utf16;
@@ -38,6 +39,7 @@ pub use json::{json_from_str_lossy, normalize_json, resolve_json};
 pub use markdown::{parse_markdown, parse_markdown_with_diagnostics};
 pub use model::{Diagnostic, DiagnosticCode, Formatted, TextStyle};
 pub use normalize::{normalize, RawTextStyle};
+pub use render::markdown::{Loss, Markdown, Unexpressed};
 pub use resolve::{
     parse, parse_with_diagnostics, resolve, resolve_text, ChatId, ErrorCode, Field, Limits,
     ParseMode, ResolveError, Resolved, SendMessage, UnknownParseMode,

@@ -231,11 +231,30 @@ impl FromStr for StyleCode {
     type Err = UnknownStyleCode;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        StyleCode::ALL
-            .iter()
-            .copied()
-            .find(|c| c.as_str() == s)
-            .ok_or_else(|| UnknownStyleCode(s.to_owned()))
+        // a match, not a search of ALL: the compiler dispatches on length and bytes
+        Ok(match s {
+            "b" => StyleCode::Bold,
+            "i" => StyleCode::Italic,
+            "u" => StyleCode::Underline,
+            "s" => StyleCode::Strike,
+            "f_13" => StyleCode::Small,
+            "f_15" => StyleCode::Normal,
+            "f_18" => StyleCode::Large,
+            "f_20" => StyleCode::VeryLarge,
+            "c_050a19" => StyleCode::DefaultColour,
+            "c_15a85f" => StyleCode::Green,
+            "c_f7b503" => StyleCode::Yellow,
+            "c_f27806" => StyleCode::Orange,
+            "c_db342e" => StyleCode::Red,
+            "lst_1" => StyleCode::Bullet,
+            "lst_2" => StyleCode::Ordered,
+            "ind_1" => StyleCode::Indent1,
+            "ind_2" => StyleCode::Indent2,
+            "ind_3" => StyleCode::Indent3,
+            "ind_4" => StyleCode::Indent4,
+            "ind_5" => StyleCode::Indent5,
+            _ => return Err(UnknownStyleCode(s.to_owned())),
+        })
     }
 }
 

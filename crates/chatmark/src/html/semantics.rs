@@ -542,21 +542,30 @@ impl<'a> Semantics<'a> {
     /// Text from the source: whitespace joins the pending run, anything else is content.
     fn feed(&mut self, s: &str, typed: bool) {
         let droppable = typed && self.pre_depth == 0;
-        let mut rest = s;
-        while !rest.is_empty() {
-            let n = rest.find(|c: char| !is_space(c)).unwrap_or(rest.len());
-            let (ws, tail) = rest.split_at(n);
-            if !ws.is_empty() {
-                self.space(ws, droppable);
+        // Whitespace between two non-whitespace characters of one chunk can never reach a
+        // boundary (H6: the walk stops at text), so only the chunk's edges go through the
+        // pending run and the middle is content as a whole: no per-word work.
+        let Some(first) = s.find(|c: char| !is_space(c)) else {
+            if !s.is_empty() {
+                self.space(s, droppable);
             }
-            let m = tail.find(is_space).unwrap_or(tail.len());
-            let (content, tail) = tail.split_at(m);
-            if !content.is_empty() {
-                self.resolve(false);
-                let style = self.style();
-                self.out.push(content, style);
-            }
-            rest = tail;
+            return;
+        };
+        let last = s
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !is_space(c))
+            .map_or(s.len(), |(k, c)| k + c.len_utf8());
+        if let Some(ws) = s.get(..first).filter(|w| !w.is_empty()) {
+            self.space(ws, droppable);
+        }
+        if let Some(content) = s.get(first..last) {
+            self.resolve(false);
+            let style = self.style();
+            self.out.push(content, style);
+        }
+        if let Some(ws) = s.get(last..).filter(|w| !w.is_empty()) {
+            self.space(ws, droppable);
         }
     }
 

@@ -6,7 +6,7 @@ use super::unicode::{PUNCTUATION, WHITESPACE};
 
 /// The class of the character next to a delimiter run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Class {
+pub(crate) enum Class {
     Whitespace,
     Punctuation,
     Other,
@@ -28,7 +28,7 @@ fn in_table(table: &[(u32, u32)], c: char) -> bool {
 }
 
 /// Classifies one character.
-pub(super) fn class(c: char) -> Class {
+pub(crate) fn class(c: char) -> Class {
     if c.is_ascii() {
         return match c {
             '\t' | '\n' | '\x0C' | '\r' | ' ' => Class::Whitespace,

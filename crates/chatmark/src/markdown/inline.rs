@@ -14,9 +14,30 @@ use super::{Kind, RunState, Token};
 pub(super) const TAG_NAMES: [&[u8]; 6] =
     [b"red", b"orange", b"yellow", b"green", b"big", b"underline"];
 
-/// Bytes that may start markup; everything else is plain text.
-const fn special(b: u8) -> bool {
-    matches!(b, b'\\' | b'`' | b'*' | b'_' | b'~' | b'{' | b'<')
+/// Bytes that may start markup (a byte-class table); everything else is plain text.
+// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let bytes = *b"\\`*_~{<";
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The next byte at or after `from` (before `end`) that may start markup, or `end`.
+#[inline]
+fn next_special(bytes: &[u8], from: usize, end: usize) -> usize {
+    bytes
+        .get(from..end)
+        .and_then(|s| {
+            s.iter()
+                .position(|&b| SPECIAL.get(usize::from(b)).copied().unwrap_or(false))
+        })
+        .map_or(end, |k| from + k)
 }
 
 /// Index of the backtick runs of one paragraph by length, each with a forward-only cursor.
@@ -94,11 +115,10 @@ pub(super) fn tokenize(
             }
         }
         while i < end {
-            let Some(&b) = bytes.get(i) else { break };
-            if !special(b) {
-                i += 1;
-                continue;
-            }
+            i = next_special(bytes, i, end);
+            let Some(&b) = bytes.get(i).filter(|_| i < end) else {
+                break;
+            };
             match b {
                 b'\\' => {
                     if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) && i + 1 < end {

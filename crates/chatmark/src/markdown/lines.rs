@@ -29,10 +29,10 @@ pub(super) struct Line {
     pub codes: StyleSet,
 }
 
-/// Splits `input` into lines and classifies them.
-pub(super) fn scan(input: &str) -> Vec<Line> {
+/// Splits `input` into lines and classifies them, into `lines` (cleared first).
+pub(super) fn scan(input: &str, lines: &mut Vec<Line>) {
+    lines.clear();
     let bytes = input.as_bytes();
-    let mut lines = Vec::new();
     let mut fence: Option<usize> = None; // backtick count of the open fence
     let mut start = 0;
     while start < bytes.len() {
@@ -72,7 +72,6 @@ pub(super) fn scan(input: &str) -> Vec<Line> {
         lines.push(line);
         start = end;
     }
-    lines
 }
 
 fn count(raw: &[u8], from: usize, b: u8) -> usize {
@@ -212,7 +211,8 @@ mod tests {
 
     #[test]
     fn lines_keep_crlf_in_break() {
-        let l = scan("a\r\n\r\nb\rc");
+        let mut l = Vec::new();
+        scan("a\r\n\r\nb\rc", &mut l);
         assert_eq!(l.len(), 3);
         assert_eq!((l[0].content, l[0].end), ((0, 1), 3));
         assert_eq!(l[1].kind, LineKind::Blank);

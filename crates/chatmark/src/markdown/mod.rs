@@ -3,7 +3,7 @@
 //! paragraph, tags paired per region, and one emission sweep into the shared run builder.
 //! Nothing recurses and every step is linear in the input (L1).
 
-mod chars;
+pub(crate) mod chars;
 mod emphasis;
 mod inline;
 mod lines;
@@ -93,7 +93,7 @@ impl Token {
 /// assert_eq!(codes, [vec!["b", "lst_1"], vec!["lst_1"], vec!["c_db342e", "lst_1"]]);
 /// ```
 pub fn parse_markdown(input: &str) -> Formatted {
-    Parser::new(input).run().0
+    parse(input).0
 }
 
 /// Parses `input` in markdown mode and also returns diagnostics (unmatched tags, L3) with
@@ -108,7 +108,7 @@ pub fn parse_markdown(input: &str) -> Formatted {
 /// assert_eq!((diags[0].start, diags[0].len), (1, 6));
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
-    let (f, notes) = Parser::new(input).run();
+    let (f, notes) = parse(input);
     (f, to_diagnostics(input, notes))
 }
 
@@ -142,10 +142,11 @@ fn to_diagnostics(input: &str, mut notes: Vec<Note>) -> Vec<Diagnostic> {
         .collect()
 }
 
-struct Parser<'a> {
-    input: &'a str,
+/// The parser's working buffers, kept per thread and reused across calls so that a
+/// message costs no allocation beyond its result once the buffers have grown.
+#[derive(Default)]
+struct Scratch {
     lines: Vec<lines::Line>,
-    out: FormattedBuilder,
     /// Tokens of the current region.
     tokens: Vec<Token>,
     /// Delimiter runs of the current paragraph.
@@ -154,26 +155,65 @@ struct Parser<'a> {
     runs: Vec<RunState>,
     /// Open tags of the current region, per tag and spelling (I3).
     open_tags: [Vec<usize>; 12],
+}
+
+impl Scratch {
+    /// Entries a buffer keeps between calls; a larger one (after a huge message) shrinks.
+    const KEEP: usize = 1 << 14;
+
+    fn reset(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            v.clear();
+            v.shrink_to(Scratch::KEEP);
+        }
+        trim(&mut self.lines);
+        trim(&mut self.tokens);
+        trim(&mut self.delims);
+        trim(&mut self.runs);
+        self.open_tags.iter_mut().for_each(trim);
+    }
+}
+
+thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs the parser with this thread's scratch buffers (fresh ones if they are in use).
+fn parse(input: &str) -> (Formatted, Vec<Note>) {
+    let run = |scratch: &mut Scratch| {
+        let out = Parser::new(input, scratch).run();
+        scratch.reset();
+        out
+    };
+    SCRATCH
+        .try_with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => run(&mut scratch),
+            Err(_) => run(&mut Scratch::default()),
+        })
+        .unwrap_or_else(|_| run(&mut Scratch::default()))
+}
+
+struct Parser<'a, 's> {
+    input: &'a str,
+    out: FormattedBuilder,
+    s: &'s mut Scratch,
     notes: Vec<Note>,
 }
 
-impl<'a> Parser<'a> {
-    fn new(input: &'a str) -> Self {
+impl<'a, 's> Parser<'a, 's> {
+    fn new(input: &'a str, s: &'s mut Scratch) -> Self {
+        lines::scan(input, &mut s.lines);
         Parser {
             input,
-            lines: lines::scan(input),
             out: FormattedBuilder::with_capacity(input.len()),
-            tokens: Vec::new(),
-            delims: Vec::new(),
-            runs: Vec::new(),
-            open_tags: Default::default(),
+            s,
             notes: Vec::new(),
         }
     }
 
     fn run(mut self) -> (Formatted, Vec<Note>) {
         let mut i = 0;
-        while let Some(line) = self.lines.get(i).copied() {
+        while let Some(line) = self.s.lines.get(i).copied() {
             match line.kind {
                 LineKind::Verbatim => {
                     self.flush_region();
@@ -183,17 +223,19 @@ impl<'a> Parser<'a> {
                 }
                 LineKind::Blank => {
                     if line.end > line.content.1 {
-                        self.tokens
+                        self.s
+                            .tokens
                             .push(Token::new(Kind::Break, line.content.1, line.end, i));
                     }
                     i += 1;
                 }
                 LineKind::Text => {
                     let para_end = self
+                        .s
                         .lines
                         .get(i..)
                         .and_then(|rest| rest.iter().position(|l| l.kind != LineKind::Text))
-                        .map_or(self.lines.len(), |k| i + k);
+                        .map_or(self.s.lines.len(), |k| i + k);
                     self.paragraph(i, para_end);
                     i = para_end;
                 }
@@ -205,23 +247,23 @@ impl<'a> Parser<'a> {
 
     /// Tokenizes one paragraph into the region and matches its emphasis (I4–I6).
     fn paragraph(&mut self, first: usize, end: usize) {
-        let lines = self.lines.get(first..end).unwrap_or_default();
-        let tok_base = self.tokens.len();
-        self.delims.clear();
+        let lines = self.s.lines.get(first..end).unwrap_or_default();
+        let tok_base = self.s.tokens.len();
+        self.s.delims.clear();
         inline::tokenize(
             self.input,
             lines,
             first,
-            &mut self.tokens,
-            &mut self.delims,
-            &mut self.runs,
+            &mut self.s.tokens,
+            &mut self.s.delims,
+            &mut self.s.runs,
         );
-        let (tokens, runs) = (&self.tokens, &mut self.runs);
+        let (tokens, runs) = (&self.s.tokens, &mut self.s.runs);
         let state = |tok: usize| match tokens.get(tok).map(|t| t.kind) {
             Some(Kind::Delim(r)) => Some(r),
             _ => None,
         };
-        emphasis::process(&mut self.delims, |p: Pair| {
+        emphasis::process(&mut self.s.delims, |p: Pair| {
             let slot = match p.code {
                 StyleCode::Bold => 0,
                 StyleCode::Italic => 1,
@@ -245,17 +287,18 @@ impl<'a> Parser<'a> {
 
     /// Pairs the tags among `tokens[from..]` with the region's open tags (I3).
     fn pair_tags(&mut self, from: usize) {
-        for k in from..self.tokens.len() {
+        for k in from..self.s.tokens.len() {
             let Some(Token {
                 start,
                 kind: Kind::Tag { tag, closing, .. },
                 ..
-            }) = self.tokens.get(k).copied()
+            }) = self.s.tokens.get(k).copied()
             else {
                 continue;
             };
             let angle = self.input.as_bytes().get(start) == Some(&b'<');
             let Some(stack) = self
+                .s
                 .open_tags
                 .get_mut(usize::from(tag) * 2 + usize::from(angle))
             else {
@@ -266,7 +309,7 @@ impl<'a> Parser<'a> {
             } else if let Some(opener) = stack.pop() {
                 for (a, b) in [(opener, k), (k, opener)] {
                     if let Some(Kind::Tag { partner, .. }) =
-                        self.tokens.get_mut(a).map(|t| &mut t.kind)
+                        self.s.tokens.get_mut(a).map(|t| &mut t.kind)
                     {
                         *partner = Some(b);
                     }
@@ -282,14 +325,16 @@ impl<'a> Parser<'a> {
         let mut underline = 0usize;
         // Open colour tags by opening order; the innermost (last opened, still open) wins.
         let mut colours: Vec<usize> = Vec::new();
-        let mut tokens = core::mem::take(&mut self.tokens);
+        let mut inline = StyleSet::EMPTY;
+        let mut dirty = true;
+        let mut tokens = core::mem::take(&mut self.s.tokens);
         for k in 0..tokens.len() {
             let Some(tok) = tokens.get(k).copied() else {
                 break;
             };
             // Events before the token's literal text.
             let run = match tok.kind {
-                Kind::Delim(r) => self.runs.get(r).copied().unwrap_or_default(),
+                Kind::Delim(r) => self.s.runs.get(r).copied().unwrap_or_default(),
                 _ => RunState::default(),
             };
             match tok.kind {
@@ -324,30 +369,37 @@ impl<'a> Parser<'a> {
                 },
                 _ => {}
             }
-            let mut inline = StyleSet::EMPTY;
-            for (c, code) in
-                counts
-                    .iter()
-                    .zip([StyleCode::Bold, StyleCode::Italic, StyleCode::Strike])
-            {
-                if *c > 0 {
-                    inline.insert(code);
+            // The inline set changes only at delimiter and tag tokens (their events come
+            // before their text and after it): recompute it there and right after.
+            let eventful = matches!(tok.kind, Kind::Delim(_) | Kind::Tag { .. });
+            if eventful || dirty {
+                inline = StyleSet::EMPTY;
+                for (c, code) in
+                    counts
+                        .iter()
+                        .zip([StyleCode::Bold, StyleCode::Italic, StyleCode::Strike])
+                {
+                    if *c > 0 {
+                        inline.insert(code);
+                    }
+                }
+                if big > 0 {
+                    inline.insert(StyleCode::Large);
+                }
+                if underline > 0 {
+                    inline.insert(StyleCode::Underline);
+                }
+                if let Some(Token {
+                    kind: Kind::Tag { tag, .. },
+                    ..
+                }) = colours.last().and_then(|&o| tokens.get(o))
+                {
+                    inline.insert(colour_of(*tag));
                 }
             }
-            if big > 0 {
-                inline.insert(StyleCode::Large);
-            }
-            if underline > 0 {
-                inline.insert(StyleCode::Underline);
-            }
-            if let Some(Token {
-                kind: Kind::Tag { tag, .. },
-                ..
-            }) = colours.last().and_then(|&o| tokens.get(o))
-            {
-                inline.insert(colour_of(*tag));
-            }
+            dirty = eventful;
             let line_codes = self
+                .s
                 .lines
                 .get(tok.line)
                 .map_or(StyleSet::EMPTY, |l| l.codes);
@@ -391,9 +443,9 @@ impl<'a> Parser<'a> {
             }
         }
         tokens.clear();
-        self.tokens = tokens;
-        self.runs.clear();
-        for stack in &mut self.open_tags {
+        self.s.tokens = tokens;
+        self.s.runs.clear();
+        for stack in &mut self.s.open_tags {
             stack.clear();
         }
     }
