@@ -275,7 +275,7 @@ fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
 /// per event when positions fit 32 bits and indices 31 (always, for messages), so the sort
 /// is a primitive one: half the cost of normalising 10^5 runs was tuple comparisons.
 fn sorted_events(runs: &[(usize, usize, StyleSet)]) -> Vec<(usize, bool, usize)> {
-    let packable = runs.len() < (1 << 31) && runs.iter().all(|r| r.1 < (1 << 32));
+    let packable = runs.len() < (1 << 31) && runs.iter().all(|r| u32::try_from(r.1).is_ok());
     if packable {
         let mut keys: Vec<u64> = Vec::with_capacity(runs.len() * 2);
         for (k, &(s, e, _)) in runs.iter().enumerate() {
