@@ -71,7 +71,6 @@ export type ErrorCode =
   | 'invalid_json'
   | 'invalid_options'
   | 'not_initialized'
-  | 'unsupported'
   | 'internal_error';
 
 /** A refused message or a bad argument (R7). */
@@ -103,13 +102,23 @@ export interface ResolveOptions extends DiagnosticsOption {
   maxTextStyles?: number;
 }
 
+/** One thing `toMarkdown` could not express: `len` UTF-16 units of the message from `start`. */
+export interface Unexpressed {
+  start: number;
+  len: number;
+  /** What was lost: a code with no markdown spelling, leading spaces, partial line codes, … */
+  what: 'code' | 'leading_spaces' | 'partial_line_codes' | 'placement' | 'text';
+  /** The code, when `what` is `code`. */
+  code?: StyleCode;
+}
+
 /** What `toMarkdown` answers (W2). */
 export interface Markdown {
   markdown: string;
   /** True when `parseMarkdown(markdown)` gives the input back. */
   lossless: boolean;
   /** What markdown could not express; empty exactly when lossless. */
-  unexpressed: unknown[];
+  unexpressed: Unexpressed[];
 }
 
 /** The package (and engine) version. */
@@ -169,8 +178,6 @@ export declare function resolveSendMessage(
 /** The JSONL contract for one line, as `chatmark --jsonl`: a result or `{"error":…}` as JSON text. */
 export declare function resolveJsonl(line: string): string;
 
-/** Whether this build can render back (`toHtml`, `toMarkdown`). */
-export declare function canRender(): boolean;
 /** Renders a formatted message as an HTML fragment (W1). */
 export declare function toHtml(formatted: Formatted): string;
 /** Renders a formatted message as markdown, reporting what it could not express (W2). */

@@ -163,24 +163,9 @@ function formattedJson(formatted) {
   return stringify(formatted, 'formatted');
 }
 
-function rendering(name) {
-  // RENDER GATE: the engine's rendering (Formatted::to_html / to_markdown, spec section 6)
-  // is exported by the wasm only once the binding is built against it.
-  const f = wasm[name];
-  if (typeof f !== 'function') {
-    throw new ChatmarkError('unsupported', '', `${name} is not available in this build of chatmark`);
-  }
-  return f;
-}
-
-/** Whether this build can render back (toHtml, toMarkdown). */
-export function canRender() {
-  return typeof wasm.to_html === 'function' && typeof wasm.to_markdown === 'function';
-}
-
 /** Renders `{text, text_styles}` as an HTML fragment (W1); runs are normalised first. */
 export function toHtml(formatted) {
-  return call(rendering('to_html'), formattedJson(formatted)).html;
+  return call(wasm.to_html, formattedJson(formatted)).html;
 }
 
 /**
@@ -188,5 +173,5 @@ export function toHtml(formatted) {
  * `unexpressed` lists what markdown could not say (empty exactly when `lossless`).
  */
 export function toMarkdown(formatted) {
-  return call(rendering('to_markdown'), formattedJson(formatted));
+  return call(wasm.to_markdown, formattedJson(formatted));
 }

@@ -26,6 +26,7 @@ use chatmark::{
     ErrorCode, Formatted, Limits, ParseMode, ResolveError, StyleCode, TextStyle,
 };
 use serde::Serialize;
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// One answer, fields in wire order.
@@ -43,9 +44,27 @@ enum Answer<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         diagnostics: Option<&'a [Diagnostic]>,
     },
+    Html {
+        html: String,
+    },
+    Markdown {
+        markdown: String,
+        lossless: bool,
+        unexpressed: Vec<Lost>,
+    },
     Error {
         error: &'a ResolveError,
     },
+}
+
+/// One item of `to_markdown`'s loss report on the wire, as `chatmark render` prints it.
+#[derive(Serialize)]
+struct Lost {
+    start: usize,
+    len: usize,
+    what: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
 }
 
 /// Serialises an answer; the engine's types always serialise, but a failure would still be
@@ -157,6 +176,76 @@ fn resolve_with(
     }
 }
 
+/// Reads a message to render from JSON text: `text` (a string) and optional `text_styles`,
+/// normalised (N1–N6) so that any input renders.
+fn formatted_from_json(formatted_json: &str) -> Result<Formatted, ResolveError> {
+    let v = json_from_str_lossy(formatted_json).map_err(|e| {
+        ResolveError::new(
+            ErrorCode::InvalidJson,
+            "formatted",
+            format!("the message is not JSON: {e}"),
+        )
+    })?;
+    let text = match v.get("text") {
+        None | Some(Value::Null) => {
+            return Err(ResolveError::new(
+                ErrorCode::MissingText,
+                "text",
+                "text is required",
+            ))
+        }
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(ResolveError::new(
+                ErrorCode::InvalidText,
+                "text",
+                "text must be a string",
+            ))
+        }
+    };
+    let text_styles = match v.get("text_styles") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(styles) => normalize_json(&text, styles)?.0,
+    };
+    Ok(Formatted { text, text_styles })
+}
+
+/// Renders a message `{"text","text_styles"?}` given as JSON text as an HTML fragment (W1):
+/// `{"html"}` or an error.
+#[wasm_bindgen]
+pub fn to_html(formatted_json: &str) -> String {
+    match formatted_from_json(formatted_json) {
+        Ok(f) => to_json(&Answer::Html { html: f.to_html() }),
+        Err(error) => error_json(&error),
+    }
+}
+
+/// Renders a message given as JSON text as markdown (W2): `{"markdown","lossless",
+/// "unexpressed":[{"start","len","what","code"?}]}` or an error.
+#[wasm_bindgen]
+pub fn to_markdown(formatted_json: &str) -> String {
+    match formatted_from_json(formatted_json) {
+        Ok(f) => {
+            let md = f.to_markdown();
+            to_json(&Answer::Markdown {
+                lossless: md.is_lossless(),
+                unexpressed: md
+                    .unexpressed
+                    .iter()
+                    .map(|u| Lost {
+                        start: u.start,
+                        len: u.len,
+                        what: u.what.as_str(),
+                        code: u.what.code().map(|c| c.as_str()),
+                    })
+                    .collect(),
+                markdown: md.text,
+            })
+        }
+        Err(error) => error_json(&error),
+    }
+}
+
 /// The closed set of style codes in table order (spec 1.1), as a JSON array.
 #[wasm_bindgen]
 pub fn style_codes() -> String {
@@ -244,6 +333,26 @@ mod tests {
         ));
         assert_eq!(v["text"], "\u{FFFD}a");
         assert_eq!(v["text_styles"][0]["start"], 1);
+    }
+
+    #[test]
+    fn renders_html_and_markdown_w1_w2() {
+        let f = r#"{"text":"a <b>","text_styles":[{"start":0,"len":1,"st":"b"}]}"#;
+        let html = json(&to_html(f));
+        assert!(html["html"].as_str().unwrap().contains("&lt;b&gt;"));
+        let md = json(&to_markdown(f));
+        assert_eq!(md["lossless"], true);
+        assert_eq!(md["unexpressed"], json("[]"));
+        let small = json(&to_markdown(
+            r#"{"text":"ab","text_styles":[{"start":1,"len":1,"st":["f_13"]}]}"#,
+        ));
+        assert_eq!(small["lossless"], false);
+        assert_eq!(
+            small["unexpressed"],
+            json(r#"[{"start":1,"len":1,"what":"code","code":"f_13"}]"#)
+        );
+        assert_eq!(json(&to_html("{}"))["error"]["code"], "missing_text");
+        assert_eq!(json(&to_markdown("["))["error"]["code"], "invalid_json");
     }
 
     #[test]

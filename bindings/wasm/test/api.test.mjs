@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as chatmark from 'chatmark';
 import * as raw from '../pkg/chatmark_wasm.js';
 import {
-  ChatmarkError, STYLE_CODES, canRender, normalizeStyles, parse, parseHtml, parseMarkdown,
+  ChatmarkError, STYLE_CODES, normalizeStyles, parse, parseHtml, parseMarkdown,
   resolveJsonl, resolveSendMessage, toHtml, toMarkdown, version,
 } from 'chatmark';
 
@@ -150,9 +150,7 @@ test('every entry answers the same', async () => {
   }
 });
 
-// RENDER GATE: toHtml/toMarkdown exist in the JS API; the wasm exports them once the engine
-// has rendering (spec section 6). Until then they throw `unsupported` and these skip.
-test('toHtml renders a formatted message (W1)', { skip: !canRender() && 'no rendering in this build' }, () => {
+test('toHtml renders a formatted message (W1)', () => {
   const f = parseMarkdown('- **a** {red}b{/red} <x> & "q"');
   const html = toHtml(f);
   assert.match(html, /<li/);
@@ -160,7 +158,7 @@ test('toHtml renders a formatted message (W1)', { skip: !canRender() && 'no rend
   assert.deepEqual(parseHtml(html), f);
 });
 
-test('toMarkdown reports losslessness (W2)', { skip: !canRender() && 'no rendering in this build' }, () => {
+test('toMarkdown reports losslessness (W2)', () => {
   const f = parseMarkdown('**a** *b* ~~c~~ {red}d{/red}');
   const md = toMarkdown(f);
   assert.deepEqual(Object.keys(md).sort(), ['lossless', 'markdown', 'unexpressed']);
@@ -170,10 +168,7 @@ test('toMarkdown reports losslessness (W2)', { skip: !canRender() && 'no renderi
   const small = normalizeStyles('ab', [{ start: 0, len: 2, st: ['f_13'] }]);
   const lossy = toMarkdown({ text: 'ab', text_styles: small });
   assert.equal(lossy.lossless, false);
-  assert.ok(lossy.unexpressed.length > 0);
-});
-
-test('without rendering, toHtml and toMarkdown throw unsupported', { skip: canRender() }, () => {
-  assert.throws(() => toHtml({ text: 'a', text_styles: [] }), { code: 'unsupported' });
-  assert.throws(() => toMarkdown({ text: 'a', text_styles: [] }), { code: 'unsupported' });
+  assert.deepEqual(lossy.unexpressed, [{ start: 0, len: 2, what: 'code', code: 'f_13' }]);
+  assert.throws(() => toHtml({ text_styles: [] }), { name: 'ChatmarkError', code: 'missing_text' });
+  assert.throws(() => toMarkdown(null), { code: 'missing_text' });
 });

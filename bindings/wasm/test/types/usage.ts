@@ -22,7 +22,7 @@ const h: Formatted = parseHtml('<i>x</i>');
 const p = parse('x', 'markdown', { diagnostics: true });
 const html: string = toHtml(p);
 const md = toMarkdown(h);
-const lossless: boolean = md.lossless;
+const lossless: boolean = md.lossless && md.unexpressed.every((u) => u.what !== 'code' || u.code !== 'f_13');
 const v: string = version + inline.version;
 
 try {
