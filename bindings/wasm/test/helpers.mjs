@@ -26,14 +26,6 @@ export function vectorFiles() {
     .filter((f) => f.vectors.length > 0);
 }
 
-/** The mode of a vector as tools/conformance names it. */
-export function modeOf(v) {
-  const m = v.input.parse_mode;
-  if (m === undefined || m === null) return 'plain';
-  if (typeof m === 'string' && ['markdown', 'html'].includes(m.toLowerCase())) return m.toLowerCase();
-  return 'other';
-}
-
 /** Null when `got` (a result or `{error}`) meets the vector, else a description of the miss. */
 export function judge(v, got) {
   if ('expect_error' in v) {
