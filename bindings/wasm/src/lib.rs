@@ -70,11 +70,8 @@ struct Lost {
 /// Serialises an answer; the engine's types always serialise, but a failure would still be
 /// an error value rather than a panic.
 fn to_json(answer: &Answer<'_>) -> String {
-    serde_json::to_string(answer).unwrap_or_else(|e| {
-        format!(
-            r#"{{"error":{{"code":"internal_error","field":"","message":{:?}}}}}"#,
-            e.to_string()
-        )
+    serde_json::to_string(answer).unwrap_or_else(|_| {
+        r#"{"error":{"code":"internal_error","field":"","message":"the answer could not be written as JSON"}}"#.to_owned()
     })
 }
 
