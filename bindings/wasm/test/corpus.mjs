@@ -18,6 +18,9 @@ const MARKDOWN = [
   '{/green}', '{big}', '{/big}', '{underline}', '{/underline}', '<red>', '</red>', '<orange>',
   '</yellow>', '# ', '## ', '#### ', '- ', '* ', '+ ', '1. ', '12. ', '> ', '>> ', '  ', '    ',
   '\n', '\n\n', '\r\n',
+  // whole spans, so that a good share of messages carry styles
+  '**bold**', '*it*', '_it_', '__b__', '~~del~~', '{red}r{/red}', '<big>B</big>', '`code`',
+  '***both***', '{underline}u{/underline}',
 ];
 const HTML = [
   '<b>', '</b>', '<i>', '</i>', '<u>', '<s>', '</s>', '<strong>', '</em>', '<del>', '<h1>', '</h1>',
