@@ -15,7 +15,7 @@
 #[cfg(feature = "html5ever")]
 pub use super::html5ever_backend::tokenize as tokenize_html5ever;
 
-use super::entities::{ENTITIES, LONGEST_LEGACY_NAME, LONGEST_NAME};
+use super::entities::{self, LONGEST_LEGACY_NAME, LONGEST_NAME};
 use super::token::{Attribute, StartTag, TokenSink};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
@@ -76,11 +76,16 @@ impl Expansion {
 
 /// Looks `name` (the bytes after `&`) up in the named reference table.
 fn lookup(name: &[u8]) -> Option<&'static str> {
-    ENTITIES
-        .binary_search_by(|(n, _)| n.as_bytes().cmp(name))
-        .ok()
-        .and_then(|i| ENTITIES.get(i))
-        .map(|(_, expansion)| *expansion)
+    let (mut lo, mut hi) = (0, entities::COUNT);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match entities::name(mid)?.cmp(name) {
+            core::cmp::Ordering::Less => lo = mid + 1,
+            core::cmp::Ordering::Greater => hi = mid,
+            core::cmp::Ordering::Equal => return entities::expansion(mid),
+        }
+    }
+    None
 }
 
 /// The Windows-1252 remapping HTML5 applies to numeric references 0x80–0x9F (`None`: kept).
