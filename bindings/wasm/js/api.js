@@ -105,7 +105,33 @@ export function parse(text, mode, options) {
   if (typeof m !== 'string') {
     throw new ChatmarkError('invalid_parse_mode', 'parse_mode', 'parse_mode must be a string');
   }
+  if (!wantsDiagnostics(options) && ready) {
+    // fast path: text as a string, runs as packed u32 triples (start, len, code mask)
+    const out = wasm.parse_packed(text, m);
+    if (out !== undefined) return { text: out, text_styles: unpackRuns(wasm.take_runs()) };
+  }
   return call(wasm.parse, text, m, wantsDiagnostics(options));
+}
+
+/** The code arrays of each mask seen so far (bit k: the k-th code of the table). */
+const codesOfMask = new Map();
+
+function codesOf(mask) {
+  let codes = codesOfMask.get(mask);
+  if (codes === undefined) {
+    codes = [];
+    for (let k = 0; k < STYLE_CODES.length; k++) if (mask & (1 << k)) codes.push(STYLE_CODES[k]);
+    codesOfMask.set(mask, codes);
+  }
+  return codes.slice(); // callers own their arrays
+}
+
+function unpackRuns(packed) {
+  const runs = new Array(packed.length / 3);
+  for (let k = 0, i = 0; i < packed.length; k++, i += 3) {
+    runs[k] = { start: packed[i], len: packed[i + 1], st: codesOf(packed[i + 2]) };
+  }
+  return runs;
 }
 
 /** Parses the markdown dialect (spec section 2). */

@@ -101,6 +101,48 @@ pub fn parse(text: &str, mode: &str, diagnostics: bool) -> String {
     formatted_json(&formatted, diagnostics.then_some(diags.as_slice()))
 }
 
+thread_local! {
+    /// The runs of the last `parse_packed` call, until `take_runs` hands them over.
+    static RUNS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The style set of a run as a bit mask: bit `k` for the `k`-th code of `STYLE_CODES`.
+fn mask(run: &TextStyle) -> u32 {
+    run.st.iter().fold(0, |m, c| m | 1 << (c as u32))
+}
+
+/// The fast path of `parse` (no diagnostics): returns the plain text and keeps the runs as
+/// `u32` triples `(start, len, code mask)` for [`take_runs`]; `None` for an unknown mode,
+/// which the JS wrapper then asks [`parse`] to explain. Skips JSON on both sides: most of a
+/// call's cost for short messages.
+#[wasm_bindgen]
+pub fn parse_packed(text: &str, mode: &str) -> Option<String> {
+    let mode = mode.parse::<ParseMode>().ok()?;
+    let formatted = chatmark::parse(text, mode);
+    let _ = RUNS.try_with(|runs| {
+        if let Ok(mut runs) = runs.try_borrow_mut() {
+            runs.clear();
+            for r in &formatted.text_styles {
+                // positions fit u32: wasm32's usize is 32 bits
+                let pos = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+                runs.extend([pos(r.start), pos(r.len), mask(r)]);
+            }
+        }
+    });
+    Some(formatted.text)
+}
+
+/// The runs of the last [`parse_packed`] call, as `(start, len, code mask)` triples.
+#[wasm_bindgen]
+pub fn take_runs() -> Vec<u32> {
+    RUNS.try_with(|runs| {
+        runs.try_borrow_mut()
+            .map(|mut r| std::mem::take(&mut *r))
+            .unwrap_or_default()
+    })
+    .unwrap_or_default()
+}
+
 /// Normalises client runs given as JSON text (N1–N6): `{"text_styles"}` (+ `"diagnostics"`)
 /// or an error (`invalid_json`, `invalid_text_styles`).
 #[wasm_bindgen]
