@@ -23,10 +23,9 @@
 
 use chatmark::{
     json_from_str_lossy, normalize_json, parse_with_diagnostics, resolve_json, Diagnostic,
-    ErrorCode, Formatted, Limits, ParseMode, ResolveError, StyleCode, TextStyle,
+    ErrorCode, Formatted, Limits, Markdown, ParseMode, ResolveError, StyleCode, TextStyle,
 };
 use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// One answer, fields in wire order.
@@ -47,24 +46,10 @@ enum Answer<'a> {
     Html {
         html: String,
     },
-    Markdown {
-        markdown: String,
-        lossless: bool,
-        unexpressed: Vec<Lost>,
-    },
+    Markdown(Markdown),
     Error {
         error: &'a ResolveError,
     },
-}
-
-/// One item of `to_markdown`'s loss report on the wire, as `chatmark render` prints it.
-#[derive(Serialize)]
-struct Lost {
-    start: usize,
-    len: usize,
-    what: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    code: Option<&'static str>,
 }
 
 /// Serialises an answer; the engine's types always serialise, but a failure would still be
@@ -225,28 +210,7 @@ fn formatted_from_json(formatted_json: &str) -> Result<Formatted, ResolveError> 
             format!("the message is not JSON: {e}"),
         )
     })?;
-    let text = match v.get("text") {
-        None | Some(Value::Null) => {
-            return Err(ResolveError::new(
-                ErrorCode::MissingText,
-                "text",
-                "text is required",
-            ))
-        }
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => {
-            return Err(ResolveError::new(
-                ErrorCode::InvalidText,
-                "text",
-                "text must be a string",
-            ))
-        }
-    };
-    let text_styles = match v.get("text_styles") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(styles) => normalize_json(&text, styles)?.0,
-    };
-    Ok(Formatted { text, text_styles })
+    Formatted::from_json(&v)
 }
 
 /// Renders a message `{"text","text_styles"?}` given as JSON text as an HTML fragment (W1):
@@ -264,23 +228,7 @@ pub fn to_html(formatted_json: &str) -> String {
 #[wasm_bindgen]
 pub fn to_markdown(formatted_json: &str) -> String {
     match formatted_from_json(formatted_json) {
-        Ok(f) => {
-            let md = f.to_markdown();
-            to_json(&Answer::Markdown {
-                lossless: md.is_lossless(),
-                unexpressed: md
-                    .unexpressed
-                    .iter()
-                    .map(|u| Lost {
-                        start: u.start,
-                        len: u.len,
-                        what: u.what.as_str(),
-                        code: u.what.code().map(|c| c.as_str()),
-                    })
-                    .collect(),
-                markdown: md.text,
-            })
-        }
+        Ok(f) => to_json(&Answer::Markdown(f.to_markdown())),
         Err(error) => error_json(&error),
     }
 }

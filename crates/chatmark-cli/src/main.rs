@@ -13,8 +13,8 @@ use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 use chatmark::{
-    json_from_str_lossy, normalize_json, resolve_json, resolve_text, ErrorCode, Field, Formatted,
-    Limits, ParseMode, ResolveError, Resolved, SendMessage,
+    json_from_str_lossy, resolve_json, resolve_text, ErrorCode, Field, Formatted, Limits, Markdown,
+    ParseMode, ResolveError, Resolved, SendMessage,
 };
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
@@ -289,76 +289,21 @@ fn render_input(line: &str) -> Result<Formatted, ResolveError> {
             format!("the input is not JSON: {e}"),
         )
     })?;
-    let text = match body.get("text") {
-        None | Some(serde_json::Value::Null) => {
-            return Err(ResolveError::new(
-                ErrorCode::MissingText,
-                "text",
-                "text is missing",
-            ))
-        }
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(_) => {
-            return Err(ResolveError::new(
-                ErrorCode::InvalidText,
-                "text",
-                "text must be a string",
-            ))
-        }
-    };
-    let text_styles = match body.get("text_styles") {
-        None | Some(serde_json::Value::Null) => Vec::new(),
-        Some(styles) => normalize_json(&text, styles)?.0,
-    };
-    Ok(Formatted { text, text_styles })
-}
-
-/// One unexpressed item on the wire.
-#[derive(Serialize)]
-struct Lost {
-    start: usize,
-    len: usize,
-    what: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    code: Option<&'static str>,
+    Formatted::from_json(&body)
 }
 
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Rendered<'a> {
-    Html {
-        html: String,
-    },
-    Markdown {
-        markdown: String,
-        lossless: bool,
-        unexpressed: Vec<Lost>,
-    },
-    Error {
-        error: &'a ResolveError,
-    },
+    Html { html: String },
+    Markdown(Markdown),
+    Error { error: &'a ResolveError },
 }
 
 fn rendered(f: &Formatted, to: Target) -> Rendered<'static> {
     match to {
         Target::Html => Rendered::Html { html: f.to_html() },
-        Target::Markdown => {
-            let md = f.to_markdown();
-            Rendered::Markdown {
-                lossless: md.is_lossless(),
-                unexpressed: md
-                    .unexpressed
-                    .iter()
-                    .map(|u| Lost {
-                        start: u.start,
-                        len: u.len,
-                        what: u.what.as_str(),
-                        code: u.what.code().map(|c| c.as_str()),
-                    })
-                    .collect(),
-                markdown: md.text,
-            }
-        }
+        Target::Markdown => Rendered::Markdown(f.to_markdown()),
     }
 }
 
@@ -375,19 +320,15 @@ fn render(cli: &RenderCli) -> io::Result<ExitCode> {
             Ok(f) => {
                 match rendered(&f, cli.to) {
                     Rendered::Html { html } => writeln!(out, "{html}")?,
-                    Rendered::Markdown {
-                        markdown,
-                        unexpressed,
-                        ..
-                    } => {
-                        writeln!(out, "{markdown}")?;
-                        for u in unexpressed {
+                    Rendered::Markdown(md) => {
+                        writeln!(out, "{}", md.text)?;
+                        for u in &md.unexpressed {
                             eprintln!(
                                 "note: not expressed at {}+{}: {}{}",
                                 u.start,
                                 u.len,
-                                u.what,
-                                u.code.map(|c| format!(" {c}")).unwrap_or_default()
+                                u.what.as_str(),
+                                u.what.code().map(|c| format!(" {c}")).unwrap_or_default()
                             );
                         }
                     }

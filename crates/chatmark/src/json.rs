@@ -7,8 +7,9 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::normalize::{normalize, RawTextStyle};
+use crate::render::markdown::{Markdown, Unexpressed};
 use crate::resolve::{resolve, resolve_text, ChatId, Field, Limits, Resolved, SendMessage};
-use crate::{Diagnostic, ErrorCode, ResolveError, TextStyle};
+use crate::{Diagnostic, ErrorCode, Formatted, ResolveError, TextStyle};
 
 /// N1: an integral JSON number by value (`3`, `3.0`, `3e0`), saturating beyond ±2^63.
 fn integral(v: &Value) -> Option<i64> {
@@ -122,6 +123,45 @@ pub fn normalize_json(
     Ok(normalize(text, &raw))
 }
 
+impl Formatted {
+    /// Reads a message `{"text", "text_styles"?}` from JSON, as the render tools take it:
+    /// `text` must be a string (R1's `missing_text`, `invalid_text`), and `text_styles` is
+    /// normalised leniently by section 4 (N1–N6), so the result is canonical.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let v = serde_json::json!({"text": "ab", "text_styles": [{"start": 0, "len": 9, "st": "b"}]});
+    /// let f = chatmark::Formatted::from_json(&v).unwrap();
+    /// assert_eq!((f.text_styles[0].start, f.text_styles[0].len), (0, 2));
+    /// assert!(chatmark::Formatted::from_json(&serde_json::json!({"text": 1})).is_err());
+    /// ```
+    pub fn from_json(v: &Value) -> Result<Formatted, ResolveError> {
+        let text = match v.get("text") {
+            None | Some(Value::Null) => {
+                return Err(ResolveError::new(
+                    ErrorCode::MissingText,
+                    "text",
+                    "text is required",
+                ))
+            }
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => {
+                return Err(ResolveError::new(
+                    ErrorCode::InvalidText,
+                    "text",
+                    "text must be a string",
+                ))
+            }
+        };
+        let text_styles = match v.get("text_styles") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(styles) => normalize_json(&text, styles)?.0,
+        };
+        Ok(Formatted { text, text_styles })
+    }
+}
+
 /// Resolves a JSON `sendMessage` body: a whole request when `check_chat_id` (R5), else only
 /// its formatting, as the JSONL tools do.
 ///
@@ -213,6 +253,35 @@ fn replace_lone_surrogates(json: &str) -> Cow<'_, str> {
     }
     out.push_str(json.get(copied..).unwrap_or(""));
     Cow::Owned(out)
+}
+
+/// The wire shape of a markdown rendering (W2), as `chatmark render --jsonl` and the npm
+/// package answer it: `{"markdown", "lossless", "unexpressed": [{start, len, what, code?}]}`.
+impl serde::Serialize for Markdown {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Markdown", 3)?;
+        s.serialize_field("markdown", &self.text)?;
+        s.serialize_field("lossless", &self.is_lossless())?;
+        s.serialize_field("unexpressed", &self.unexpressed)?;
+        s.end()
+    }
+}
+
+/// `{start, len, what, code?}`: `what` is the loss's wire name, `code` the style code lost.
+impl serde::Serialize for Unexpressed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let code = self.what.code();
+        let mut s = serializer.serialize_struct("Unexpressed", 3 + usize::from(code.is_some()))?;
+        s.serialize_field("start", &self.start)?;
+        s.serialize_field("len", &self.len)?;
+        s.serialize_field("what", self.what.as_str())?;
+        if let Some(code) = code {
+            s.serialize_field("code", code.as_str())?;
+        }
+        s.end()
+    }
 }
 
 impl serde::Serialize for ErrorCode {
