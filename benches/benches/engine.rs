@@ -12,18 +12,7 @@ use serde_json::Value;
 
 /// The corpus: 2,000 chat messages plus a few long ones, each in markdown and in HTML.
 fn corpus() -> (Vec<String>, Vec<String>) {
-    let mut md = Vec::new();
-    let mut html = Vec::new();
-    for file in ["messages.jsonl", "long.jsonl"] {
-        let path = format!("{}/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
-        let data = std::fs::read_to_string(&path).expect("corpus file");
-        for line in data.lines().filter(|l| !l.trim().is_empty()) {
-            let v: Value = serde_json::from_str(line).expect("corpus line");
-            md.push(v["markdown"].as_str().unwrap_or_default().to_owned());
-            html.push(v["html"].as_str().unwrap_or_default().to_owned());
-        }
-    }
-    (md, html)
+    chatmark_benches::corpus(true)
 }
 
 fn bytes(v: &[String]) -> u64 {
@@ -131,16 +120,7 @@ fn html(c: &mut Criterion) {
 }
 
 fn normalize(c: &mut Criterion) {
-    let text = "abcdefghij 😀 ".repeat(20_000);
-    let units = chatmark::utf16_len(&text) as i64;
-    let codes = ["b", "i", "c_db342e", "lst_1", "f_13", "u", "ind_2", "s"];
-    let runs: Vec<chatmark::RawTextStyle<'_>> = (0..100_000i64)
-        .map(|k| chatmark::RawTextStyle {
-            start: Some((k * 7919) % units),
-            len: Some(1 + (k * 31) % 50),
-            st: Some(vec![codes[(k % 8) as usize]]),
-        })
-        .collect();
+    let (text, runs) = chatmark_benches::normalize_input();
     let mut g = c.benchmark_group("normalize");
     g.throughput(Throughput::Elements(runs.len() as u64));
     g.bench_function("10^5 runs", |b| {

@@ -1,0 +1,45 @@
+//! Inputs shared by the criterion benches (`benches/engine.rs`) and the profiling driver
+//! (`src/bin/profile.rs`), so both measure exactly the same work.
+
+use chatmark::RawTextStyle;
+use serde_json::Value;
+
+/// The corpus: the shared 2,000 chat messages (`corpus/messages.jsonl`), plus the few long
+/// inputs of `corpus/long.jsonl` when `with_long`, each as (markdown, HTML).
+pub fn corpus(with_long: bool) -> (Vec<String>, Vec<String>) {
+    let mut md = Vec::new();
+    let mut html = Vec::new();
+    let files: &[&str] = if with_long {
+        &["messages.jsonl", "long.jsonl"]
+    } else {
+        &["messages.jsonl"]
+    };
+    for file in files {
+        let path = format!("{}/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
+        let data = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            md.push(v["markdown"].as_str().unwrap_or_default().to_owned());
+            html.push(v["html"].as_str().unwrap_or_default().to_owned());
+        }
+    }
+    (md, html)
+}
+
+/// The normalisation input: a text of about 300,000 UTF-16 units (emoji included, so
+/// boundaries fall inside surrogate pairs) and 10^5 overlapping client runs over it.
+pub fn normalize_input() -> (String, Vec<RawTextStyle<'static>>) {
+    let text = "abcdefghij 😀 ".repeat(20_000);
+    let units = chatmark::utf16_len(&text) as i64;
+    let codes = ["b", "i", "c_db342e", "lst_1", "f_13", "u", "ind_2", "s"];
+    let runs = (0..100_000i64)
+        .map(|k| RawTextStyle {
+            start: Some((k * 7919) % units),
+            len: Some(1 + (k * 31) % 50),
+            st: Some(vec![codes[(k % 8) as usize]]),
+        })
+        .collect();
+    (text, runs)
+}
