@@ -1,7 +1,8 @@
 //! Criterion benches over the shared chat corpus (`benches/corpus/`), each group side by
 //! side with the peer a user would otherwise pick: markdown against pulldown-cmark's events;
 //! HTML against html5ever's tokenizer alone and its fragment parser into a DOM; plus
-//! normalising 10^5 client runs and resolving whole bodies end to end.
+//! normalising 10^5 client runs, resolving whole bodies end to end, and rendering the parsed
+//! corpus back with `to_html` and `to_markdown`.
 //!
 //! `cargo bench -p chatmark-benches --features html5ever` (add `-- --quick` for a fast pass).
 
@@ -157,5 +158,29 @@ fn resolve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, markdown, html, normalize, resolve);
+fn render(c: &mut Criterion) {
+    let (md, _) = corpus();
+    let parsed: Vec<chatmark::Formatted> = md.iter().map(|m| chatmark::parse_markdown(m)).collect();
+    let mut g = c.benchmark_group("render");
+    g.throughput(Throughput::Bytes(
+        parsed.iter().map(|f| f.text.len() as u64).sum(),
+    ));
+    g.bench_function("to_html", |b| {
+        b.iter(|| {
+            for f in &parsed {
+                black_box(black_box(f).to_html());
+            }
+        })
+    });
+    g.bench_function("to_markdown (with its loss check)", |b| {
+        b.iter(|| {
+            for f in &parsed {
+                black_box(black_box(f).to_markdown());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, markdown, html, normalize, resolve, render);
 criterion_main!(benches);
