@@ -159,7 +159,7 @@ struct Scratch {
 
 impl Scratch {
     /// Entries a buffer keeps between calls; a larger one (after a huge message) shrinks.
-    const KEEP: usize = 1 << 14;
+    const KEEP: usize = 1 << 12;
 
     fn reset(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
