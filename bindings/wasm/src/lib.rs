@@ -22,7 +22,7 @@
 )]
 
 use chatmark::{
-    json_from_str_lossy, normalize_json, parse_with_diagnostics, resolve_json, Diagnostic,
+    json_value_from_str, normalize_json, parse_with_diagnostics, resolve_json, Diagnostic,
     ErrorCode, Formatted, Limits, Markdown, ParseMode, ResolveError, StyleCode, TextStyle,
 };
 use serde::Serialize;
@@ -132,14 +132,7 @@ pub fn take_runs() -> Vec<u32> {
 /// or an error (`invalid_json`, `invalid_text_styles`).
 #[wasm_bindgen]
 pub fn normalize_styles(text: &str, styles_json: &str, diagnostics: bool) -> String {
-    let result = json_from_str_lossy(styles_json)
-        .map_err(|e| {
-            ResolveError::new(
-                ErrorCode::InvalidJson,
-                "text_styles",
-                format!("text_styles is not JSON: {e}"),
-            )
-        })
+    let result = json_value_from_str(styles_json, "text_styles")
         .and_then(|styles| normalize_json(text, &styles));
     match result {
         Ok((runs, diags)) => to_json(&Answer::Styles {
@@ -165,14 +158,14 @@ pub fn resolve(
         max_text_len: max_text_len.map_or(defaults.max_text_len, |n| n as usize),
         max_text_styles: max_text_styles.map_or(defaults.max_text_styles, |n| n as usize),
     };
-    resolve_with(body_json, &limits, check_chat_id, diagnostics, "the body")
+    resolve_with(body_json, &limits, check_chat_id, diagnostics)
 }
 
 /// The JSONL conformance contract for one input line, exactly as `chatmark --jsonl`
 /// answers it: the body resolved without the `chat_id` check and with the default limits.
 #[wasm_bindgen]
 pub fn resolve_jsonl(line: &str) -> String {
-    resolve_with(line, &Limits::default(), false, false, "the line")
+    resolve_with(line, &Limits::default(), false, false)
 }
 
 fn resolve_with(
@@ -180,16 +173,8 @@ fn resolve_with(
     limits: &Limits,
     check_chat_id: bool,
     diagnostics: bool,
-    what: &str,
 ) -> String {
-    let resolved = json_from_str_lossy(body_json)
-        .map_err(|e| {
-            ResolveError::new(
-                ErrorCode::InvalidJson,
-                "body",
-                format!("{what} is not JSON: {e}"),
-            )
-        })
+    let resolved = json_value_from_str(body_json, "body")
         .and_then(|body| resolve_json(&body, limits, check_chat_id));
     match resolved {
         Ok(r) => formatted_json(
@@ -203,14 +188,7 @@ fn resolve_with(
 /// Reads a message to render from JSON text: `text` (a string) and optional `text_styles`,
 /// normalised (N1–N6) so that any input renders.
 fn formatted_from_json(formatted_json: &str) -> Result<Formatted, ResolveError> {
-    let v = json_from_str_lossy(formatted_json).map_err(|e| {
-        ResolveError::new(
-            ErrorCode::InvalidJson,
-            "formatted",
-            format!("the message is not JSON: {e}"),
-        )
-    })?;
-    Formatted::from_json(&v)
+    Formatted::from_json(&json_value_from_str(formatted_json, "formatted")?)
 }
 
 /// Renders a message `{"text","text_styles"?}` given as JSON text as an HTML fragment (W1):

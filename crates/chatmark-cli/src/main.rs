@@ -13,8 +13,8 @@ use std::io::{self, BufRead, Read, Write};
 use std::process::ExitCode;
 
 use chatmark::{
-    json_from_str_lossy, resolve_json, resolve_text, ErrorCode, Field, Formatted, Limits, Markdown,
-    ParseMode, ResolveError, Resolved, SendMessage,
+    json_value_from_str, resolve_json, resolve_text, Field, Formatted, Limits, Markdown, ParseMode,
+    ResolveError, Resolved, SendMessage,
 };
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
@@ -241,15 +241,8 @@ fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for_each_line(&mut input, |text| {
-        let resolved = json_from_str_lossy(text)
-            .map_err(|e| {
-                ResolveError::new(
-                    ErrorCode::InvalidJson,
-                    "body",
-                    format!("the line is not JSON: {e}"),
-                )
-            })
-            .and_then(|body| resolve_json(&body, limits, false));
+        let resolved =
+            json_value_from_str(text, "body").and_then(|body| resolve_json(&body, limits, false));
         let answer = match &resolved {
             Ok(r) => output(
                 &r.formatted,
@@ -282,14 +275,7 @@ fn for_each_line(
 
 /// Reads a render body: `text` (a string) and optional `text_styles`, normalised (N1–N6).
 fn render_input(line: &str) -> Result<Formatted, ResolveError> {
-    let body = json_from_str_lossy(line).map_err(|e| {
-        ResolveError::new(
-            ErrorCode::InvalidJson,
-            "body",
-            format!("the input is not JSON: {e}"),
-        )
-    })?;
-    Formatted::from_json(&body)
+    Formatted::from_json(&json_value_from_str(line, "body")?)
 }
 
 #[derive(Serialize)]

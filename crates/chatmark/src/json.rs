@@ -199,6 +199,27 @@ pub fn json_from_str_lossy(json: &str) -> serde_json::Result<Value> {
     serde_json::from_str(&replace_lone_surrogates(json))
 }
 
+/// Parses JSON text the front ends receive (a JSONL line, a body, a `text_styles` array)
+/// as [`json_from_str_lossy`] does, answering the contract's `invalid_json` error for
+/// `field` when it is not JSON, so every front end refuses bad input alike.
+///
+/// # Examples
+///
+/// ```
+/// let e = chatmark::json_value_from_str("{oops", "body").unwrap_err();
+/// assert_eq!((e.code.as_str(), e.field), ("invalid_json", "body"));
+/// assert!(chatmark::json_value_from_str(r#"{"text": "x"}"#, "body").is_ok());
+/// ```
+pub fn json_value_from_str(json: &str, field: &'static str) -> Result<Value, ResolveError> {
+    json_from_str_lossy(json).map_err(|e| {
+        ResolveError::new(
+            ErrorCode::InvalidJson,
+            field,
+            format!("{field} is not JSON: {e}"),
+        )
+    })
+}
+
 fn hex4(b: &[u8]) -> Option<u16> {
     let s = core::str::from_utf8(b.get(..4)?).ok()?;
     u16::from_str_radix(s, 16).ok()
