@@ -137,7 +137,8 @@ async fn send_message_markdown() {
 async fn send_message_refusals() {
     let addr = start(config(5)).await;
     let long = json!({"chat_id": 1, "text": "x".repeat(2001)});
-    let want = chatmark::resolve_json(&long, &chatmark::Limits::default(), true).unwrap_err();
+    let want =
+        chatmark::resolve_json(&long.to_string(), &chatmark::Limits::default(), true).unwrap_err();
     let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &long.to_string()).await;
     assert_eq!(status, 400);
     assert_eq!(
@@ -155,12 +156,15 @@ async fn send_message_refusals() {
     let (status, v) = post(addr, "/bot1:a/sendMessage", &[], "{not json").await;
     assert_eq!(status, 400);
     assert!(
-        v["description"]
-            .as_str()
-            .unwrap()
-            .contains("not valid JSON"),
+        v["description"].as_str().unwrap().contains("not JSON"),
         "{v}"
     );
+
+    // N1: numbers are read by value and saturate; an ignored field never refuses a body
+    let n1 =
+        r#"{"chat_id":1,"text":"ab","x":1e400,"text_styles":[{"start":1e400,"len":1,"st":["b"]}]}"#;
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], n1).await;
+    assert_eq!((status, v["ok"].clone()), (200, json!(true)), "{v}");
 
     let (status, v) = post(addr, "/1:a/sendMessage", &[], "{}").await;
     assert_eq!((status, v["errorCode"].clone()), (404, json!(404)));
