@@ -1,3 +1,4 @@
+#![allow(dead_code)] // each user (tests, fuzz targets) takes what it needs
 //! The naive reference reading of JSON bodies (N1, N2, N6, R1–R3), written over a fully
 //! parsed `serde_json::Value` independently of the engine's streaming reader: the property
 //! tests and the `resolve`/`normalize` fuzz targets compare the engine against it wherever
