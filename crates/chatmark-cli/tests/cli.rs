@@ -32,7 +32,11 @@ fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
 
 #[test]
 fn a_misspelt_long_flag_is_a_usage_error_with_a_tip() {
-    for args in [&["--jsnol"][..], &["--prety", "x"], &["--mode", "html", "--explian"]] {
+    for args in [
+        &["--jsnol"][..],
+        &["--prety", "x"],
+        &["--mode", "html", "--explian"],
+    ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
@@ -52,7 +56,10 @@ fn text_starting_with_a_dash_is_still_text_p3() {
     assert!(o.status.success());
     // after `--`, anything is the message, flag-like or not
     let o = run(&["--", "--jsnol"], "");
-    assert_eq!(text(&o.stdout), "{\"text\":\"--jsnol\",\"text_styles\":[]}\n");
+    assert_eq!(
+        text(&o.stdout),
+        "{\"text\":\"--jsnol\",\"text_styles\":[]}\n"
+    );
     // a lone `-` reads stdin
     let o = run(&["-"], "**x**\n");
     assert!(text(&o.stdout).starts_with("{\"text\":\"x\""));
@@ -61,7 +68,10 @@ fn text_starting_with_a_dash_is_still_text_p3() {
 #[test]
 fn jsonl_reads_file_arguments_in_order_and_dash_as_stdin() {
     let a = temp_file("a.jsonl", "{\"text\":\"a\"}\n");
-    let b = temp_file("b.jsonl", "{\"text\":\"*b*\",\"parse_mode\":\"markdown\"}\n");
+    let b = temp_file(
+        "b.jsonl",
+        "{\"text\":\"*b*\",\"parse_mode\":\"markdown\"}\n",
+    );
     let a = a.to_str().unwrap();
     let b = b.to_str().unwrap();
     let o = run(&["--jsonl", a, "-", b], "{\"text\":\"stdin\"}\n");
@@ -96,7 +106,10 @@ fn a_reader_that_leaves_early_ends_the_command_quietly() {
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         for _ in 0..200_000 {
-            if stdin.write_all(b"{\"text\":\"*a*\",\"parse_mode\":\"markdown\"}\n").is_err() {
+            if stdin
+                .write_all(b"{\"text\":\"*a*\",\"parse_mode\":\"markdown\"}\n")
+                .is_err()
+            {
                 break;
             }
         }
@@ -132,5 +145,9 @@ fn render_refuses_too_many_runs_r6() {
         &["render", "--to", "html", "--jsonl"],
         &format!("{{\"text\":\"a\",\"text_styles\":[{runs}]}}\n"),
     );
-    assert!(text(&o.stdout).contains("\"too_many_text_styles\""), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("\"too_many_text_styles\""),
+        "{}",
+        text(&o.stdout)
+    );
 }

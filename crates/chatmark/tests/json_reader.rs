@@ -20,8 +20,10 @@ fn scalar() -> impl Strategy<Value = Value> {
         prop::sample::select(vec![0.0, 1.0, 2.5, -0.0, 1e300, -1e300, 3e0, 1e19])
             .prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
-        prop::sample::select(vec!["b", "i", "b, i", " u ,s", "c_db342e", "zz", "", "lst_1", "3"])
-            .prop_map(Value::from),
+        prop::sample::select(vec![
+            "b", "i", "b, i", " u ,s", "c_db342e", "zz", "", "lst_1", "3"
+        ])
+        .prop_map(Value::from),
     ]
 }
 
