@@ -208,7 +208,7 @@ const FLAGS: [StyleCode; 4] = [
 
 /// The sweep of N5: union of flags, later run wins within a family, line codes off breaks.
 fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
-    // Events: (position, run index, is_start). Ends sort before starts at one position.
+    // Events: (position, is_start, run index). Ends sort before starts at one position.
     let events = sorted_events(runs);
     let mut active = vec![false; runs.len()];
     let mut flag_counts = [0usize; 4];

@@ -565,7 +565,8 @@ mod tests {
     #[test]
     fn canonical_order_is_table_order_c4() {
         let set: StyleSet = StyleCode::ALL.iter().rev().copied().collect();
-        // one per family survives: the first inserted of each family in reverse = last in table
+        // a later code replaces an earlier one of its family: inserted in reverse table order,
+        // the first code of each family in the table survives
         let got: Vec<_> = set.iter().map(StyleCode::as_str).collect();
         assert_eq!(
             got,

@@ -503,7 +503,7 @@ impl<'a> Tokenizer<'a> {
         Some(end)
     }
 
-    /// Starts a new attribute (reusing a slot) and returns it.
+    /// Starts a new attribute, reusing a slot; [`Self::cur_attr`] then reaches it.
     fn new_attr(&mut self) {
         if let Some(slot) = self.attrs.get_mut(self.n_attrs) {
             slot.name.clear();
