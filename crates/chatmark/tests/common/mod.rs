@@ -1,6 +1,9 @@
-//! Shared by the HTML tokenizer tests: a sink recording the token stream.
+//! Shared by the integration tests: a sink recording the HTML token stream and the seeded
+//! generator.
 
 #![allow(dead_code)]
+
+pub mod rng;
 
 use chatmark::html::token::{StartTag, TokenSink};
 
