@@ -30,6 +30,7 @@ mod render;
 mod resolve;
 mod style;
 mod utf16;
+mod vocab;
 
 pub use html::parse_html;
 #[cfg(feature = "serde")]

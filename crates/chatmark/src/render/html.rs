@@ -19,38 +19,62 @@
 //!   into `\n`); whitespace at the start and end of a line's content is written as
 //!   character references (`&#32;`, `&#9;`, `&#12;`) so that H6 never drops it.
 
-use super::{lines, stretch_ends, Feature, InlineStack, Line};
+use super::{lines, stretch_ends, Ends, Feature, InlineStack, Line};
+use crate::vocab::{push_hex, PALETTE, SIZES};
 use crate::{Family, Formatted, StyleCode, StyleSet};
 
-/// The open tag of an inline feature (fixed strings: no user text in attributes, W1).
-fn open_tag(f: Feature) -> &'static str {
+/// The element of an inline feature: `b i u s` are their own tags; sizes and colours are a
+/// `span` whose `style` comes from the vocabulary's tables (no user text in attributes, W1).
+fn tag_name(f: Feature) -> &'static str {
     match f.0 {
-        StyleCode::Bold => "<b>",
-        StyleCode::Italic => "<i>",
-        StyleCode::Underline => "<u>",
-        StyleCode::Strike => "<s>",
-        StyleCode::Small => "<span style=\"font-size:13px\">",
-        StyleCode::Normal => "<span style=\"font-size:15px\">",
-        StyleCode::Large => "<span style=\"font-size:18px\">",
-        StyleCode::VeryLarge => "<span style=\"font-size:20px\">",
-        StyleCode::DefaultColour => "<span style=\"color:#050a19\">",
-        StyleCode::Green => "<span style=\"color:#15a85f\">",
-        StyleCode::Yellow => "<span style=\"color:#f7b503\">",
-        StyleCode::Orange => "<span style=\"color:#f27806\">",
-        StyleCode::Red => "<span style=\"color:#db342e\">",
+        StyleCode::Bold => "b",
+        StyleCode::Italic => "i",
+        StyleCode::Underline => "u",
+        StyleCode::Strike => "s",
+        StyleCode::Small
+        | StyleCode::Normal
+        | StyleCode::Large
+        | StyleCode::VeryLarge
+        | StyleCode::DefaultColour
+        | StyleCode::Green
+        | StyleCode::Yellow
+        | StyleCode::Orange
+        | StyleCode::Red
         // Line codes are never inline features.
-        _ => "<span>",
+        | StyleCode::Bullet
+        | StyleCode::Ordered
+        | StyleCode::Indent1
+        | StyleCode::Indent2
+        | StyleCode::Indent3
+        | StyleCode::Indent4
+        | StyleCode::Indent5 => "span",
     }
 }
 
-fn close_tag(f: Feature) -> &'static str {
-    match f.0 {
-        StyleCode::Bold => "</b>",
-        StyleCode::Italic => "</i>",
-        StyleCode::Underline => "</u>",
-        StyleCode::Strike => "</s>",
-        _ => "</span>",
+/// Writes the open tag of an inline feature.
+fn open_tag(out: &mut String, f: Feature) {
+    out.push('<');
+    out.push_str(tag_name(f));
+    if let Some(&(_, px)) = SIZES.iter().find(|s| s.0 == f.0) {
+        out.push_str(" style=\"font-size:");
+        // sizes are two-digit pixel counts
+        for d in [px / 10 % 10, px % 10] {
+            out.push(char::from(b'0' + d as u8));
+        }
+        out.push_str("px\"");
+    } else if let Some(c) = PALETTE.iter().find(|c| c.code == f.0) {
+        out.push_str(" style=\"color:");
+        push_hex(out, c.rgb);
+        out.push('"');
     }
+    out.push('>');
+}
+
+/// Writes the close tag of an inline feature.
+fn close_tag(out: &mut String, f: Feature) {
+    out.push_str("</");
+    out.push_str(tag_name(f));
+    out.push('>');
 }
 
 /// Escapes `s` into `out` in one scan, pushing unescaped slices whole (W1). With
@@ -102,14 +126,10 @@ enum Want {
 }
 
 fn wants(codes: StyleSet) -> Vec<Want> {
-    let depth = match codes.get(Family::Indent) {
-        Some(StyleCode::Indent1) => 1,
-        Some(StyleCode::Indent2) => 2,
-        Some(StyleCode::Indent3) => 3,
-        Some(StyleCode::Indent4) => 4,
-        Some(_) => 5,
-        None => 0,
-    };
+    let depth = codes
+        .get(Family::Indent)
+        .and_then(StyleCode::indent_level)
+        .unwrap_or(0);
     match codes.get(Family::List) {
         Some(kind) => {
             let mut w = vec![Want::Outer(kind); depth];
@@ -128,10 +148,30 @@ const fn fits(frame: Frame, want: Want) -> bool {
     }
 }
 
+/// The list element of a list code (H3: `ul` gives `lst_1`, `ol` gives `lst_2`).
 const fn list_tags(kind: StyleCode) -> (&'static str, &'static str) {
     match kind {
         StyleCode::Ordered => ("<ol>", "</ol>"),
-        _ => ("<ul>", "</ul>"),
+        // only list codes make lists; anything else would be a bug, shown as a bullet list
+        StyleCode::Bullet
+        | StyleCode::Bold
+        | StyleCode::Italic
+        | StyleCode::Underline
+        | StyleCode::Strike
+        | StyleCode::Small
+        | StyleCode::Normal
+        | StyleCode::Large
+        | StyleCode::VeryLarge
+        | StyleCode::DefaultColour
+        | StyleCode::Green
+        | StyleCode::Yellow
+        | StyleCode::Orange
+        | StyleCode::Red
+        | StyleCode::Indent1
+        | StyleCode::Indent2
+        | StyleCode::Indent3
+        | StyleCode::Indent4
+        | StyleCode::Indent5 => ("<ul>", "</ul>"),
     }
 }
 
@@ -144,26 +184,18 @@ struct Writer {
 impl Writer {
     fn close_inline(&mut self) {
         let out = &mut self.out;
-        self.inline.transition(
-            StyleSet::EMPTY,
-            None,
-            |f| out.push_str(close_tag(f)),
-            |_| {},
-        );
+        self.inline
+            .transition(StyleSet::EMPTY, None, |f| close_tag(out, f), |_| {});
     }
 
-    fn style(&mut self, style: StyleSet, ends: Option<&[usize; 6]>) {
+    fn style(&mut self, style: StyleSet, ends: Option<&Ends>) {
         let out = &mut self.out;
         // Two closures may not both borrow `out`: collect the opens, then write them.
         let mut opens: Vec<Feature> = Vec::new();
-        self.inline.transition(
-            style,
-            ends,
-            |f| out.push_str(close_tag(f)),
-            |f| opens.push(f),
-        );
+        self.inline
+            .transition(style, ends, |f| close_tag(out, f), |f| opens.push(f));
         for f in opens {
-            self.out.push_str(open_tag(f));
+            open_tag(&mut self.out, f);
         }
     }
 
@@ -219,7 +251,7 @@ impl Writer {
     }
 
     /// Writes one line's content, leading and trailing whitespace as references (H6).
-    fn content(&mut self, text: &str, line: &Line<'_>, ends: &[[usize; 6]], at: &mut usize) {
+    fn content(&mut self, text: &str, line: &Line<'_>, ends: &[Ends], at: &mut usize) {
         let (cs, ce) = line.content_range();
         let body = text.get(cs..ce).unwrap_or("");
         let lead = cs + body.bytes().take_while(|&b| is_space(b)).count();
