@@ -198,27 +198,9 @@ impl StyleCode {
 
     /// The level of an indent code (1..=5), the inverse of [`StyleCode::indent`].
     pub(crate) const fn indent_level(self) -> Option<usize> {
-        match self {
-            StyleCode::Indent1 => Some(1),
-            StyleCode::Indent2 => Some(2),
-            StyleCode::Indent3 => Some(3),
-            StyleCode::Indent4 => Some(4),
-            StyleCode::Indent5 => Some(5),
-            StyleCode::Bold
-            | StyleCode::Italic
-            | StyleCode::Underline
-            | StyleCode::Strike
-            | StyleCode::Small
-            | StyleCode::Normal
-            | StyleCode::Large
-            | StyleCode::VeryLarge
-            | StyleCode::DefaultColour
-            | StyleCode::Green
-            | StyleCode::Yellow
-            | StyleCode::Orange
-            | StyleCode::Red
-            | StyleCode::Bullet
-            | StyleCode::Ordered => None,
+        match self.family() {
+            Family::Indent => Some((self.index() - StyleCode::Indent1.index()) as usize + 1),
+            Family::Flag | Family::Size | Family::Colour | Family::List => None,
         }
     }
 

@@ -119,60 +119,75 @@ pub(crate) enum Markup {
     Delim(&'static str),
     /// A tag pair (I3).
     Tag(Tag),
-    /// No markdown spelling (the code is reported as lost by `to_markdown`).
-    Unsayable,
+    /// No inline markdown spelling: a line code (a line prefix, P3, P4) or a code that
+    /// `to_markdown` reports as lost.
+    Absent,
 }
 
-/// The markdown spelling of `code` (line codes have line prefixes instead, P3, P4).
+/// What the dialects and renderers do with one code: its row of the vocabulary table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Row {
+    /// Its markdown spelling (W2).
+    pub markdown: Markup,
+    /// The element the HTML renderer writes (W1): an inline code's own element or `span`
+    /// (styled from [`PALETTE`] or [`SIZES`]), a list code's list; none for an indent.
+    pub element: &'static str,
+    /// The list marker of a list code (P3), written after the indent.
+    pub list_marker: Option<&'static str>,
+}
+
+impl Row {
+    const fn inline(markdown: Markup, element: &'static str) -> Row {
+        Row {
+            markdown,
+            element,
+            list_marker: None,
+        }
+    }
+
+    const fn list(marker: &'static str, element: &'static str) -> Row {
+        Row {
+            markdown: Markup::Absent,
+            element,
+            list_marker: Some(marker),
+        }
+    }
+
+    const INDENT: Row = Row {
+        markdown: Markup::Absent,
+        element: "",
+        list_marker: None,
+    };
+}
+
+/// The vocabulary table: the row of every code, in table order.
+pub(crate) const fn row(code: StyleCode) -> Row {
+    use Markup::{Absent as Lost, Delim};
+    match code {
+        StyleCode::Bold => Row::inline(Delim("**"), "b"),
+        StyleCode::Italic => Row::inline(Delim("*"), "i"),
+        StyleCode::Underline => Row::inline(Markup::Tag(Tag::Underline), "u"),
+        StyleCode::Strike => Row::inline(Delim("~~"), "s"),
+        StyleCode::Small | StyleCode::Normal => Row::inline(Lost, "span"),
+        StyleCode::Large => Row::inline(Markup::Tag(Tag::Big), "span"),
+        StyleCode::VeryLarge | StyleCode::DefaultColour => Row::inline(Lost, "span"),
+        StyleCode::Green => Row::inline(Markup::Tag(Tag::Green), "span"),
+        StyleCode::Yellow => Row::inline(Markup::Tag(Tag::Yellow), "span"),
+        StyleCode::Orange => Row::inline(Markup::Tag(Tag::Orange), "span"),
+        StyleCode::Red => Row::inline(Markup::Tag(Tag::Red), "span"),
+        StyleCode::Bullet => Row::list("- ", "ul"),
+        StyleCode::Ordered => Row::list("1. ", "ol"),
+        StyleCode::Indent1
+        | StyleCode::Indent2
+        | StyleCode::Indent3
+        | StyleCode::Indent4
+        | StyleCode::Indent5 => Row::INDENT,
+    }
+}
+
+/// The markdown spelling of `code`.
 pub(crate) const fn markup(code: StyleCode) -> Markup {
-    match code {
-        StyleCode::Bold => Markup::Delim("**"),
-        StyleCode::Italic => Markup::Delim("*"),
-        StyleCode::Strike => Markup::Delim("~~"),
-        StyleCode::Underline => Markup::Tag(Tag::Underline),
-        StyleCode::Large => Markup::Tag(Tag::Big),
-        StyleCode::Red => Markup::Tag(Tag::Red),
-        StyleCode::Orange => Markup::Tag(Tag::Orange),
-        StyleCode::Yellow => Markup::Tag(Tag::Yellow),
-        StyleCode::Green => Markup::Tag(Tag::Green),
-        StyleCode::Small
-        | StyleCode::Normal
-        | StyleCode::VeryLarge
-        | StyleCode::DefaultColour
-        | StyleCode::Bullet
-        | StyleCode::Ordered
-        | StyleCode::Indent1
-        | StyleCode::Indent2
-        | StyleCode::Indent3
-        | StyleCode::Indent4
-        | StyleCode::Indent5 => Markup::Unsayable,
-    }
-}
-
-/// The list marker of a list code (P3), written after the indent.
-pub(crate) const fn list_marker(code: StyleCode) -> Option<&'static str> {
-    match code {
-        StyleCode::Bullet => Some("- "),
-        StyleCode::Ordered => Some("1. "),
-        StyleCode::Bold
-        | StyleCode::Italic
-        | StyleCode::Underline
-        | StyleCode::Strike
-        | StyleCode::Small
-        | StyleCode::Normal
-        | StyleCode::Large
-        | StyleCode::VeryLarge
-        | StyleCode::DefaultColour
-        | StyleCode::Green
-        | StyleCode::Yellow
-        | StyleCode::Orange
-        | StyleCode::Red
-        | StyleCode::Indent1
-        | StyleCode::Indent2
-        | StyleCode::Indent3
-        | StyleCode::Indent4
-        | StyleCode::Indent5 => None,
-    }
+    row(code).markdown
 }
 
 /// One colour of the palette (spec 1.1).
@@ -187,32 +202,13 @@ pub(crate) struct Colour {
 }
 
 /// The palette, in table order.
+#[rustfmt::skip]
 pub(crate) const PALETTE: [Colour; 5] = [
-    Colour {
-        code: StyleCode::DefaultColour,
-        tag: None,
-        rgb: [0x05, 0x0a, 0x19],
-    },
-    Colour {
-        code: StyleCode::Green,
-        tag: Some(Tag::Green),
-        rgb: [0x15, 0xa8, 0x5f],
-    },
-    Colour {
-        code: StyleCode::Yellow,
-        tag: Some(Tag::Yellow),
-        rgb: [0xf7, 0xb5, 0x03],
-    },
-    Colour {
-        code: StyleCode::Orange,
-        tag: Some(Tag::Orange),
-        rgb: [0xf2, 0x78, 0x06],
-    },
-    Colour {
-        code: StyleCode::Red,
-        tag: Some(Tag::Red),
-        rgb: [0xdb, 0x34, 0x2e],
-    },
+    Colour { code: StyleCode::DefaultColour, tag: None, rgb: [0x05, 0x0a, 0x19] },
+    Colour { code: StyleCode::Green, tag: Some(Tag::Green), rgb: [0x15, 0xa8, 0x5f] },
+    Colour { code: StyleCode::Yellow, tag: Some(Tag::Yellow), rgb: [0xf7, 0xb5, 0x03] },
+    Colour { code: StyleCode::Orange, tag: Some(Tag::Orange), rgb: [0xf2, 0x78, 0x06] },
+    Colour { code: StyleCode::Red, tag: Some(Tag::Red), rgb: [0xdb, 0x34, 0x2e] },
 ];
 
 /// The sizes with their CSS pixel size (H4 `font-size`, W1), smallest first.
@@ -277,12 +273,13 @@ mod tests {
     }
 
     #[test]
-    fn markdown_spells_inline_codes_only_w2() {
+    fn rows_fit_their_family() {
         for c in StyleCode::ALL {
-            let line = StyleSet::of(c).without_line_codes().is_empty();
-            assert_eq!(list_marker(c).is_some(), c.family() == Family::List);
-            if line {
-                assert_eq!(markup(c), Markup::Unsayable, "{c}");
+            let r = row(c);
+            assert_eq!(r.list_marker.is_some(), c.family() == Family::List, "{c}");
+            assert_eq!(r.element.is_empty(), c.family() == Family::Indent, "{c}");
+            if StyleSet::of(c).without_line_codes().is_empty() {
+                assert_eq!(r.markdown, Markup::Absent, "{c}: line codes are prefixes");
             }
         }
     }

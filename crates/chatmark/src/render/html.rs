@@ -20,41 +20,13 @@
 //!   character references (`&#32;`, `&#9;`, `&#12;`) so that H6 never drops it.
 
 use super::{lines, stretch_ends, Ends, Feature, InlineStack, Line};
-use crate::vocab::{push_hex, PALETTE, SIZES};
+use crate::vocab::{push_hex, row, PALETTE, SIZES};
 use crate::{Family, Formatted, StyleCode, StyleSet};
-
-/// The element of an inline feature: `b i u s` are their own tags; sizes and colours are a
-/// `span` whose `style` comes from the vocabulary's tables (no user text in attributes, W1).
-fn tag_name(f: Feature) -> &'static str {
-    match f.0 {
-        StyleCode::Bold => "b",
-        StyleCode::Italic => "i",
-        StyleCode::Underline => "u",
-        StyleCode::Strike => "s",
-        StyleCode::Small
-        | StyleCode::Normal
-        | StyleCode::Large
-        | StyleCode::VeryLarge
-        | StyleCode::DefaultColour
-        | StyleCode::Green
-        | StyleCode::Yellow
-        | StyleCode::Orange
-        | StyleCode::Red
-        // Line codes are never inline features.
-        | StyleCode::Bullet
-        | StyleCode::Ordered
-        | StyleCode::Indent1
-        | StyleCode::Indent2
-        | StyleCode::Indent3
-        | StyleCode::Indent4
-        | StyleCode::Indent5 => "span",
-    }
-}
 
 /// Writes the open tag of an inline feature.
 fn open_tag(out: &mut String, f: Feature) {
     out.push('<');
-    out.push_str(tag_name(f));
+    out.push_str(row(f.0).element);
     if let Some(&(_, px)) = SIZES.iter().find(|s| s.0 == f.0) {
         out.push_str(" style=\"font-size:");
         // sizes are two-digit pixel counts
@@ -73,7 +45,7 @@ fn open_tag(out: &mut String, f: Feature) {
 /// Writes the close tag of an inline feature.
 fn close_tag(out: &mut String, f: Feature) {
     out.push_str("</");
-    out.push_str(tag_name(f));
+    out.push_str(row(f.0).element);
     out.push('>');
 }
 
@@ -148,33 +120,6 @@ const fn fits(frame: Frame, want: Want) -> bool {
     }
 }
 
-/// The list element of a list code (H3: `ul` gives `lst_1`, `ol` gives `lst_2`).
-const fn list_tags(kind: StyleCode) -> (&'static str, &'static str) {
-    match kind {
-        StyleCode::Ordered => ("<ol>", "</ol>"),
-        // only list codes make lists; anything else would be a bug, shown as a bullet list
-        StyleCode::Bullet
-        | StyleCode::Bold
-        | StyleCode::Italic
-        | StyleCode::Underline
-        | StyleCode::Strike
-        | StyleCode::Small
-        | StyleCode::Normal
-        | StyleCode::Large
-        | StyleCode::VeryLarge
-        | StyleCode::DefaultColour
-        | StyleCode::Green
-        | StyleCode::Yellow
-        | StyleCode::Orange
-        | StyleCode::Red
-        | StyleCode::Indent1
-        | StyleCode::Indent2
-        | StyleCode::Indent3
-        | StyleCode::Indent4
-        | StyleCode::Indent5 => ("<ul>", "</ul>"),
-    }
-}
-
 struct Writer {
     out: String,
     frames: Vec<Frame>,
@@ -226,12 +171,12 @@ impl Writer {
                     self.frames.push(Frame::Quote);
                 }
                 Want::Outer(kind) => {
-                    self.out.push_str(list_tags(kind).0);
+                    self.open_list(kind);
                     self.out.push_str("<li style=\"list-style-type:none\">");
                     self.frames.push(Frame::List(kind));
                 }
                 Want::Item(kind) => {
-                    self.out.push_str(list_tags(kind).0);
+                    self.open_list(kind);
                     self.out.push_str("<li>");
                     self.frames.push(Frame::List(kind));
                 }
@@ -239,12 +184,20 @@ impl Writer {
         }
     }
 
+    /// Opens the list element of list code `kind` (H3: `ul` is `lst_1`, `ol` is `lst_2`).
+    fn open_list(&mut self, kind: StyleCode) {
+        self.out.push('<');
+        self.out.push_str(row(kind).element);
+        self.out.push('>');
+    }
+
     fn close_frame(&mut self) {
         match self.frames.pop() {
             Some(Frame::Quote) => self.out.push_str("</blockquote>"),
             Some(Frame::List(kind)) => {
-                self.out.push_str("</li>");
-                self.out.push_str(list_tags(kind).1);
+                self.out.push_str("</li></");
+                self.out.push_str(row(kind).element);
+                self.out.push('>');
             }
             None => {}
         }

@@ -28,7 +28,7 @@ use super::{lines, runs_from, stretch_ends, Ends, Feature, InlineStack, Line, Pi
 use crate::markdown::chars::{class, Class};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::Span;
-use crate::vocab::{list_marker, markup, Markup, Tag};
+use crate::vocab::{markup, row, Markup, Tag};
 use crate::{utf16_len, Family, Formatted, StyleCode, StyleSet, TextStyle};
 
 /// Markdown rendered from a message, with what it could not express (W2).
@@ -151,7 +151,7 @@ impl Loss {
 const fn is_sayable(code: StyleCode) -> bool {
     match markup(code) {
         Markup::Delim(_) | Markup::Tag(_) => true,
-        Markup::Unsayable => code.is_line_code(),
+        Markup::Absent => code.is_line_code(),
     }
 }
 
@@ -182,7 +182,7 @@ fn tags_of(s: StyleSet) -> [Option<Tag>; INLINE_SLOTS] {
 fn delimiter(f: Feature) -> &'static str {
     match markup(f.0) {
         Markup::Delim(d) => d,
-        Markup::Tag(_) | Markup::Unsayable => "",
+        Markup::Tag(_) | Markup::Absent => "",
     }
 }
 
@@ -569,7 +569,7 @@ fn push_prefix(out: &mut String, codes: StyleSet) {
     for _ in 0..level {
         out.push_str("  ");
     }
-    if let Some(marker) = codes.get(Family::List).and_then(list_marker) {
+    if let Some(marker) = codes.get(Family::List).and_then(|c| row(c).list_marker) {
         out.push_str(marker);
     }
 }

@@ -19,7 +19,11 @@ fn parse(input: &str) -> (Formatted, Vec<Diagnostic>) {
 
 // ---- L3 diagnostics ------------------------------------------------------------------
 
-fn diags(input: &str) -> Vec<(&'static str, usize, usize)> {
+/// A diagnostic as `(code, start, len)` in UTF-16 units.
+type Diag = (&'static str, usize, usize);
+
+/// The diagnostics of `input`.
+fn diags(input: &str) -> Vec<Diag> {
     parse(input)
         .1
         .iter()
@@ -27,52 +31,43 @@ fn diags(input: &str) -> Vec<(&'static str, usize, usize)> {
         .collect()
 }
 
-#[test]
-fn html_diagnostics_unmatched_closing_tag() {
-    assert_eq!(diags("<i>a</i></b>"), [("unmatched_closing_tag", 8, 4)]);
-    assert_eq!(
-        diags("a</p>b</li>"),
-        [
-            ("unmatched_closing_tag", 1, 4),
-            ("unmatched_closing_tag", 6, 5)
-        ]
-    );
+const UNMATCHED: &str = "unmatched_closing_tag";
+const UNCLOSED: &str = "unclosed_tag";
+const UNSUPPORTED: &str = "unsupported_element";
+
+/// Inputs and their diagnostics `(code, start, len)` (L3).
+#[rustfmt::skip]
+const DIAGNOSTIC_CASES: &[(&str, &[Diag])] = &[
+    ("<i>a</i></b>", &[(UNMATCHED, 8, 4)]),
+    ("a</p>b</li>", &[(UNMATCHED, 1, 4), (UNMATCHED, 6, 5)]),
     // the second </b> finds no open b
-    assert_eq!(diags("<b>a</b></b>"), [("unmatched_closing_tag", 8, 4)]);
+    ("<b>a</b></b>", &[(UNMATCHED, 8, 4)]),
     // </br> is a br, never unmatched
-    assert_eq!(diags("a</br>b"), []);
+    ("a</br>b", &[]),
     // a void element never opens, so its end tag is unmatched
-    assert_eq!(diags("<hr></hr>"), [("unmatched_closing_tag", 4, 5)]);
-}
-
-#[test]
-fn html_diagnostics_unclosed_tag_in_utf16_units() {
-    assert_eq!(diags("😀<b>x"), [("unclosed_tag", 2, 3)]);
-    assert_eq!(
-        diags("<b>x</i>"),
-        [("unclosed_tag", 0, 3), ("unmatched_closing_tag", 4, 4)]
-    );
-    assert_eq!(
-        diags("<div style=\"color:red\">é"),
-        [("unclosed_tag", 0, 23)]
-    );
+    ("<hr></hr>", &[(UNMATCHED, 4, 5)]),
+    // positions in UTF-16 units
+    ("\u{1F600}<b>x", &[(UNCLOSED, 2, 3)]),
+    ("<b>x</i>", &[(UNCLOSED, 0, 3), (UNMATCHED, 4, 4)]),
+    ("<div style=\"color:red\">\u{e9}", &[(UNCLOSED, 0, 23)]),
     // li, p and tr may omit their end tag in HTML: no diagnostic for them
-    assert_eq!(diags("<ul><li>a<li><p>b"), [("unclosed_tag", 0, 4)]);
-    assert_eq!(diags("<table><tr>x"), [("unclosed_tag", 0, 7)]);
+    ("<ul><li>a<li><p>b", &[(UNCLOSED, 0, 4)]),
+    ("<table><tr>x", &[(UNCLOSED, 0, 7)]),
     // elements closed by H5 before the end are not reported
-    assert_eq!(diags("<b><p>x</b>"), []);
-    assert_eq!(diags("<b><i>x</b>y"), [("unclosed_tag", 3, 3)]);
-}
+    ("<b><p>x</b>", &[]),
+    ("<b><i>x</b>y", &[(UNCLOSED, 3, 3)]),
+    ("<foo>x</foo>", &[(UNSUPPORTED, 0, 5)]),
+    ("a<img src=x>b", &[(UNSUPPORTED, 1, 11)]),
+    ("<x>y", &[(UNSUPPORTED, 0, 3), (UNCLOSED, 0, 3)]),
+    ("<span>a</span><font color=red>b</font>", &[]),
+];
 
 #[test]
-fn html_diagnostics_unsupported_element() {
-    assert_eq!(diags("<foo>x</foo>"), [("unsupported_element", 0, 5)]);
-    assert_eq!(diags("a<img src=x>b"), [("unsupported_element", 1, 11)]);
-    assert_eq!(
-        diags("<x>y"),
-        [("unsupported_element", 0, 3), ("unclosed_tag", 0, 3)]
-    );
-    assert_eq!(diags("<span>a</span><font color=red>b</font>"), []);
+fn html_diagnostics_l3() {
+    for &(input, want) in DIAGNOSTIC_CASES {
+        assert_eq!(diags(input), want, "{input:?}");
+    }
+    // every element of the H3 table is known: no unsupported_element
     let known =
         "<b></b><strong></strong><i></i><em></em><u></u><ins></ins><s></s><strike></strike>\
         <del></del><h1></h1><h2></h2><h3></h3><h4></h4><h5></h5><h6></h6><big></big>\
@@ -119,25 +114,14 @@ fn html_deep_nesting_is_fine() {
     let n = 100_000;
     let (f, _) = drive(&[("<b>", n), ("x", 1), ("</b>", n)]);
     assert_eq!((f.text.as_str(), f.text_styles.len()), ("x", 1));
+    let first_codes = |f: &Formatted| -> Vec<&str> {
+        f.text_styles[0].st.iter().map(StyleCode::as_str).collect()
+    };
     let (f, d) = drive(&[("<b>", n), ("<i>", n), ("</b>", n), ("x", 1)]);
-    assert_eq!(
-        f.text_styles[0]
-            .st
-            .iter()
-            .map(StyleCode::as_str)
-            .collect::<Vec<_>>(),
-        ["i"]
-    );
+    assert_eq!(first_codes(&f), ["i"]);
     assert_eq!(d.len(), n);
     let (f, _) = drive(&[("<ul><li>", n), ("x", 1)]);
-    assert_eq!(
-        f.text_styles[0]
-            .st
-            .iter()
-            .map(StyleCode::as_str)
-            .collect::<Vec<_>>(),
-        ["lst_1", "ind_5"]
-    );
+    assert_eq!(first_codes(&f), ["lst_1", "ind_5"]);
     let (f, _) = drive(&[("<li>x", n)]);
     assert_eq!(f.text.len(), 2 * n - 1);
 }
@@ -164,53 +148,21 @@ fn assert_canonical(input: &str, f: &Formatted, d: &[Diagnostic]) {
 
 #[test]
 fn html_never_panics_on_token_sequences() {
+    #[rustfmt::skip]
     const NAMES: [&str; 20] = [
-        "b",
-        "i",
-        "u",
-        "s",
-        "p",
-        "li",
-        "ul",
-        "ol",
-        "pre",
-        "br",
-        "blockquote",
-        "h1",
-        "h5",
-        "font",
-        "span",
-        "x",
-        "hr",
-        "img",
-        "div",
-        "big",
+        "b", "i", "u", "s", "p", "li", "ul", "ol", "pre", "br", "blockquote", "h1", "h5",
+        "font", "span", "x", "hr", "img", "div", "big",
     ];
+    #[rustfmt::skip]
     const STYLES: [&str; 12] = [
-        "color:red",
-        "font-weight:normal",
-        "font-size:14px",
-        "text-decoration:none",
-        "font-style:italic;color:#db342e",
-        "/*",
-        "color:rgb(1,2",
-        ":;:;",
-        "font-size:99999999999999999999999999999999999.5pt",
-        "font-weight:.",
-        "color:#\u{e9}\u{e9}\u{e9}",
-        "font-size:\u{e9}px",
+        "color:red", "font-weight:normal", "font-size:14px", "text-decoration:none",
+        "font-style:italic;color:#db342e", "/*", "color:rgb(1,2", ":;:;",
+        "font-size:99999999999999999999999999999999999.5pt", "font-weight:.",
+        "color:#\u{e9}\u{e9}\u{e9}", "font-size:\u{e9}px",
     ];
+    #[rustfmt::skip]
     const TEXT: [&str; 10] = [
-        " ",
-        "\n",
-        "a",
-        "\u{1F600}",
-        "\r",
-        "\t",
-        "  \n ",
-        "x y",
-        "\u{c}",
-        "",
+        " ", "\n", "a", "\u{1F600}", "\r", "\t", "  \n ", "x y", "\u{c}", "",
     ];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..3000 {
@@ -250,29 +202,11 @@ fn html_never_panics_on_token_sequences() {
 
 #[test]
 fn html_never_panics_on_strings() {
+    #[rustfmt::skip]
     const BITS: [&str; 22] = [
-        "<b>",
-        "</b>",
-        "<p>",
-        "</p>",
-        "<li>",
-        "<ul>",
-        "</ul>",
-        "<br>",
-        "</br>",
-        "<pre>",
-        "</pre>",
-        " ",
-        "\n",
-        "\r\n",
-        "&#10;",
-        "&#32;",
-        "a",
-        "\u{e9}",
-        "\u{1F600}",
-        "<i>",
-        "</i>",
-        "<span style=\"color:red;font-size:20px\">",
+        "<b>", "</b>", "<p>", "</p>", "<li>", "<ul>", "</ul>", "<br>", "</br>", "<pre>",
+        "</pre>", " ", "\n", "\r\n", "&#10;", "&#32;", "a", "\u{e9}", "\u{1F600}", "<i>",
+        "</i>", "<span style=\"color:red;font-size:20px\">",
     ];
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for _ in 0..3000 {
