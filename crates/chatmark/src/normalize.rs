@@ -6,8 +6,7 @@
 use std::collections::BinaryHeap;
 
 use crate::builder::RunBuilder;
-use crate::style::SLOTS;
-use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet, TextStyle};
+use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
 /// A client run as received, after the JSON-shape checks of N1 and N2.
 ///
@@ -210,8 +209,8 @@ struct Kept {
     set: StyleSet,
 }
 
-/// The single-code slots ([`StyleCode::slot`]: size, colour, list, indent), after the flags.
-const FAMILY_SLOTS: core::ops::Range<usize> = StyleCode::FLAGS.len()..SLOTS;
+/// The single-code families, in table order (after the flags, [`StyleCode::FLAGS`]).
+const FAMILIES: [Family; 4] = [Family::Size, Family::Colour, Family::List, Family::Indent];
 
 /// The sweep of N5: union of flags, later run wins within a family, line codes off breaks.
 fn combine(units: &Units, runs: &[Kept]) -> Vec<TextStyle> {
@@ -233,7 +232,7 @@ fn combine(units: &Units, runs: &[Kept]) -> Vec<TextStyle> {
                 }
             }
             // per family, the winner among active runs: the highest run index having it
-            for (heap, slot) in heaps.iter_mut().zip(FAMILY_SLOTS) {
+            for (heap, fam) in heaps.iter_mut().zip(FAMILIES) {
                 while heap
                     .peek()
                     .is_some_and(|&k| !active.get(k).copied().unwrap_or(false))
@@ -243,7 +242,7 @@ fn combine(units: &Units, runs: &[Kept]) -> Vec<TextStyle> {
                 if let Some(code) = heap
                     .peek()
                     .and_then(|&k| runs.get(k))
-                    .and_then(|r| r.set.in_slot(slot))
+                    .and_then(|r| r.set.get(fam))
                 {
                     set.insert(code);
                 }
@@ -268,8 +267,8 @@ fn combine(units: &Units, runs: &[Kept]) -> Vec<TextStyle> {
                 }
             }
             if start {
-                for (heap, slot) in heaps.iter_mut().zip(FAMILY_SLOTS) {
-                    if set.in_slot(slot).is_some() {
+                for (heap, fam) in heaps.iter_mut().zip(FAMILIES) {
+                    if set.get(fam).is_some() {
                         heap.push(k);
                     }
                 }

@@ -247,6 +247,9 @@ pub(crate) const SLOTS: usize = 8;
 /// The inline slots (`b i u s`, size, colour) are `0..INLINE_SLOTS`; the line slots follow.
 pub(crate) const INLINE_SLOTS: usize = 6;
 
+// The slots are the flags, then one per single-code family (size, colour, list, indent).
+const _: () = assert!(StyleCode::FLAGS.len() + 4 == SLOTS);
+
 impl fmt::Display for StyleCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -567,6 +567,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// One step of the tag-name and attribute-name states at byte `b`, index `i`.
+    #[inline(always)]
     fn name_step(&mut self, st: TagState, b: u8, i: usize) -> Step {
         match st {
             TagState::TagName => match b {
@@ -626,6 +627,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// One step of the attribute-value and self-closing states at byte `b`, index `i`.
+    #[inline(always)]
     fn value_step(&mut self, st: TagState, b: u8, i: usize) -> Step {
         match st {
             TagState::BeforeAttrValue => match b {
