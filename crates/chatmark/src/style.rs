@@ -634,6 +634,11 @@ mod tests {
             );
         }
         assert_eq!(StyleCode::ALL.last().map(|c| c.slot() + 1), Some(SLOTS));
+        // ALL lists every variant: the last declared one closes it
+        assert_eq!(
+            StyleCode::ALL.len(),
+            usize::from(StyleCode::Indent5.index()) + 1
+        );
     }
 
     #[test]
