@@ -1,7 +1,9 @@
 //! Scaling check (L1): every pathological family is built at N and 2N (N giving about 1 MB
 //! of input) and timed 5 times each, alternately; the check fails when the median
 //! time(2N) over the median time(N)
-//! exceeds 3.0 for any family (a linear parser gives about 2). Prints the table.
+//! exceeds 3.0 for any family (a linear parser gives about 2). Prints the table. The
+//! families cover parsing in both modes, normalisation and rendering back (W1, W2); this is
+//! where wall-clock ratios are asserted, never in `cargo test` (a busy machine fails those).
 //!
 //! `cargo run --release -p chatmark-benches --bin scaling [-- --quick]` (`--quick`: 256 KB).
 //!
@@ -23,6 +25,9 @@ enum Mode {
     Html,
     /// Normalisation of `n` nested client runs over a text of `n` units.
     Normalize,
+    /// `to_html` and `to_markdown` of the input's lines, styled with a mix of inline and
+    /// line codes by [`render_input`].
+    Render,
 }
 
 struct Family {
@@ -149,9 +154,75 @@ fn families() -> Vec<Family> {
         }),
         fam!("html li closing li", Html, 4, |n| "<ul>".to_string()
             + &r("<li>", n)),
+        // the HTML shapes the semantics' unit tests once timed
+        fam!("html <i><b> then </i>", Html, 10, |n| r("<i><b>", n)
+            + &r("</i>", n)
+            + "x"),
+        fam!("html <li>x run", Html, 5, |n| r("<li>x", n)),
+        fam!("html <div> then </b>", Html, 9, |n| r("<div>", n)
+            + "x"
+            + &r("</b>", n)),
+        fam!("html <b><p> then </b>", Html, 10, |n| r("<b><p>", n)
+            + "x"
+            + &r("</b>", n)),
+        fam!("html <b> <p> </b> misnesting", Html, 10, |n| r("<b>", n)
+            + &r("<p>", n)
+            + &r("</b>", n)
+            + "x"),
+        fam!("html <p> space run", Html, 4, |n| r("<p> ", n) + "x"),
+        fam!("html blockquotes with spaces", Html, 27, |n| r(
+            "<blockquote>\n",
+            n
+        ) + "x"
+            + &r("</blockquote> ", n)),
+        fam!("html styled spans deep", Html, 46, |n| r(
+            "<span style=\"color:red;font-weight:bold\">",
+            n
+        ) + "x"),
+        fam!("html <b> <br> newlines", Html, 9, |n| r("<b>", n)
+            + &r("<br>", n)
+            + &r("x\n", n)),
+        fam!("html pre with spaces", Html, 13, |n| r("<pre>", n)
+            + &r("  ", n)
+            + &r("</pre>", n)),
+        fam!("html <ol> <li> </ol>", Html, 14, |n| r("<ol>", n)
+            + &r("<li>", n)
+            + &r("</ol>", n)
+            + "x"),
         // client runs
         fam!("normalize nested runs", Normalize, 20, |n| "a".repeat(n)),
+        // rendering back
+        fam!("render html and markdown", Render, 12, |n| r(
+            " ab *c* <d>\n",
+            n
+        )),
     ]
+}
+
+/// The message rendered by [`Mode::Render`]: `text`'s lines, each styled on `ab *c` with
+/// codes cycling through inline and line codes (lists, indents, colours, a lost `f_13`).
+fn render_input(text: &str) -> chatmark::Formatted {
+    let mut raw: Vec<RawTextStyle<'static>> = Vec::new();
+    let mut start = 0i64;
+    for (k, line) in text.split_inclusive('\n').enumerate() {
+        let codes: &[&'static str] = match k % 4 {
+            0 => &["b", "lst_1"],
+            1 => &["i", "c_db342e", "ind_2"],
+            2 => &["s", "lst_2", "ind_1"],
+            _ => &["u", "f_13"],
+        };
+        raw.push(RawTextStyle {
+            start: Some(start + 1),
+            len: Some(5),
+            st: Some(codes.to_vec()),
+        });
+        start += line.len() as i64;
+    }
+    let (text_styles, _) = normalize(text, &raw);
+    chatmark::Formatted {
+        text: text.to_owned(),
+        text_styles,
+    }
 }
 
 fn time_once(mode: Mode, input: &str) -> Duration {
@@ -174,6 +245,13 @@ fn time_once(mode: Mode, input: &str) -> Duration {
                 .collect();
             let t = Instant::now();
             black_box(normalize(black_box(input), &runs));
+            return t.elapsed();
+        }
+        Mode::Render => {
+            let message = render_input(input);
+            let t = Instant::now();
+            black_box(black_box(&message).to_html());
+            black_box(black_box(&message).to_markdown());
             return t.elapsed();
         }
     }

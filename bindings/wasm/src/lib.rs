@@ -8,12 +8,10 @@
 //! text: `serde_json` is already in the engine (its lone-surrogate handling, L2, works on
 //! JSON text), so the binding adds no marshalling code of its own. Nothing here panics:
 //! every failure is an error value.
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 // L2, as in the engine: nothing outside tests may panic on what JS passes in.
 #![cfg_attr(
     not(test),
-    warn(
+    deny(
         clippy::indexing_slicing,
         clippy::unwrap_used,
         clippy::expect_used,

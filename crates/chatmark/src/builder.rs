@@ -69,8 +69,10 @@ impl FormattedBuilder {
         }
     }
 
-    /// Appends `s` styled with `set`.
-    #[inline]
+    /// Appends `s` styled with `set`. Always inlined: it is the parsers' hot path, and
+    /// whether the compiler inlined it or not flipped with unrelated edits (±7% of
+    /// instructions per message).
+    #[inline(always)]
     pub(crate) fn push_str(&mut self, s: &str, set: StyleSet) {
         if s.is_empty() {
             return;

@@ -8,12 +8,10 @@
 //! assert_eq!(f.text, "Hello world");
 //! assert_eq!(f.text_styles.len(), 2);
 //! ```
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 // L2: no input may panic, so outside tests nothing indexes, unwraps or expects.
 #![cfg_attr(
     not(test),
-    warn(
+    deny(
         clippy::indexing_slicing,
         clippy::unwrap_used,
         clippy::expect_used,
@@ -32,6 +30,7 @@ mod render;
 mod resolve;
 mod style;
 mod utf16;
+mod vocab;
 
 pub use html::parse_html;
 #[cfg(feature = "serde")]

@@ -120,8 +120,8 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
     let units = Units::new(text);
     let total = units.len();
     let mut diags = Vec::new();
-    // (start, end, set) per run kept, in array order (the order decides 1.3).
-    let mut runs: Vec<(usize, usize, StyleSet)> = Vec::with_capacity(styles.len());
+    // The runs kept, in array order (the order decides 1.3).
+    let mut runs: Vec<Kept> = Vec::with_capacity(styles.len());
     for (k, raw) in styles.iter().enumerate() {
         let diag = |code, start, end, message: String| Diagnostic {
             code,
@@ -192,23 +192,29 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                 format!("text_styles[{k}] adjusted to start {s}, len {}", e - s),
             ));
         }
-        runs.push((s, e, set));
+        runs.push(Kept {
+            start: s,
+            end: e,
+            set,
+        });
     }
     (combine(&units, &runs), diags)
 }
 
-/// Per-family winners among active runs: the highest run index whose set has the family.
+/// A client run kept by N1–N4: units `start..end` of the text and its codes.
+#[derive(Clone, Copy, Debug)]
+struct Kept {
+    start: usize,
+    end: usize,
+    set: StyleSet,
+}
+
+/// The single-code families, in table order (after the flags, [`StyleCode::FLAGS`]).
 const FAMILIES: [Family; 4] = [Family::Size, Family::Colour, Family::List, Family::Indent];
-const FLAGS: [StyleCode; 4] = [
-    StyleCode::Bold,
-    StyleCode::Italic,
-    StyleCode::Underline,
-    StyleCode::Strike,
-];
 
 /// The sweep of N5: union of flags, later run wins within a family, line codes off breaks.
-fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
-    // Events: (position, run index, is_start). Ends sort before starts at one position.
+fn combine(units: &Units, runs: &[Kept]) -> Vec<TextStyle> {
+    // Events: (position, is_start, run index). Ends sort before starts at one position.
     let events = sorted_events(runs);
     let mut active = vec![false; runs.len()];
     let mut flag_counts = [0usize; 4];
@@ -220,11 +226,12 @@ fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
         // Emit [pos, p) with the current state.
         if p > pos {
             let mut set = StyleSet::EMPTY;
-            for (c, f) in flag_counts.iter().zip(FLAGS) {
+            for (c, f) in flag_counts.iter().zip(StyleCode::FLAGS) {
                 if *c > 0 {
                     set.insert(f);
                 }
             }
+            // per family, the winner among active runs: the highest run index having it
             for (heap, fam) in heaps.iter_mut().zip(FAMILIES) {
                 while heap
                     .peek()
@@ -235,7 +242,7 @@ fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
                 if let Some(code) = heap
                     .peek()
                     .and_then(|&k| runs.get(k))
-                    .and_then(|r| r.2.get(fam))
+                    .and_then(|r| r.set.get(fam))
                 {
                     set.insert(code);
                 }
@@ -248,13 +255,13 @@ fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
                 break;
             }
             ev.next();
-            let Some(&(_, _, set)) = runs.get(k) else {
+            let Some(&Kept { set, .. }) = runs.get(k) else {
                 continue;
             };
             if let Some(a) = active.get_mut(k) {
                 *a = start;
             }
-            for (c, f) in flag_counts.iter_mut().zip(FLAGS) {
+            for (c, f) in flag_counts.iter_mut().zip(StyleCode::FLAGS) {
                 if set.contains(f) {
                     *c = if start { *c + 1 } else { c.saturating_sub(1) };
                 }
@@ -274,11 +281,17 @@ fn combine(units: &Units, runs: &[(usize, usize, StyleSet)]) -> Vec<TextStyle> {
 /// The runs' boundaries as `(position, is_start, run index)`, sorted. Packed into one `u64`
 /// per event when positions fit 32 bits and indices 31 (always, for messages), so the sort
 /// is a primitive one: half the cost of normalising 10^5 runs was tuple comparisons.
-fn sorted_events(runs: &[(usize, usize, StyleSet)]) -> Vec<(usize, bool, usize)> {
-    let packable = runs.len() < (1 << 31) && runs.iter().all(|r| u32::try_from(r.1).is_ok());
+fn sorted_events(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
+    let packable = runs.len() < (1 << 31) && runs.iter().all(|r| u32::try_from(r.end).is_ok());
     if packable {
         let mut keys: Vec<u64> = Vec::with_capacity(runs.len() * 2);
-        for (k, &(s, e, _)) in runs.iter().enumerate() {
+        for (
+            k,
+            &Kept {
+                start: s, end: e, ..
+            },
+        ) in runs.iter().enumerate()
+        {
             let k = k as u64;
             keys.push(((s as u64) << 32) | (1 << 31) | k);
             keys.push(((e as u64) << 32) | k);
@@ -294,7 +307,13 @@ fn sorted_events(runs: &[(usize, usize, StyleSet)]) -> Vec<(usize, bool, usize)>
             .collect();
     }
     let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(runs.len() * 2);
-    for (k, &(s, e, _)) in runs.iter().enumerate() {
+    for (
+        k,
+        &Kept {
+            start: s, end: e, ..
+        },
+    ) in runs.iter().enumerate()
+    {
         events.push((s, true, k));
         events.push((e, false, k));
     }

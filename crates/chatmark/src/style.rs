@@ -167,7 +167,40 @@ impl StyleCode {
             | StyleCode::Orange
             | StyleCode::Red => Family::Colour,
             StyleCode::Bullet | StyleCode::Ordered => Family::List,
-            _ => Family::Indent,
+            StyleCode::Indent1
+            | StyleCode::Indent2
+            | StyleCode::Indent3
+            | StyleCode::Indent4
+            | StyleCode::Indent5 => Family::Indent,
+        }
+    }
+
+    /// The flag codes (`b i u s`), in table order: slots `0..4`.
+    pub(crate) const FLAGS: [StyleCode; 4] = [
+        StyleCode::Bold,
+        StyleCode::Italic,
+        StyleCode::Underline,
+        StyleCode::Strike,
+    ];
+
+    /// The code's style slot, the one slot index of the crate: each flag has its own
+    /// (`b i u s` = 0..4), then one per single-code family (size 4, colour 5, list 6,
+    /// indent 7). A set holds at most one code per slot; the inline slots come first.
+    pub(crate) const fn slot(self) -> usize {
+        match self.family() {
+            Family::Flag => self.index() as usize,
+            Family::Size => 4,
+            Family::Colour => 5,
+            Family::List => 6,
+            Family::Indent => 7,
+        }
+    }
+
+    /// The level of an indent code (1..=5), the inverse of [`StyleCode::indent`].
+    pub(crate) const fn indent_level(self) -> Option<usize> {
+        match self.family() {
+            Family::Indent => Some((self.index() - StyleCode::Indent1.index()) as usize + 1),
+            Family::Flag | Family::Size | Family::Colour | Family::List => None,
         }
     }
 
@@ -204,10 +237,18 @@ impl StyleCode {
     }
 
     /// Position in the table, 0..20.
-    const fn index(self) -> u8 {
+    pub(crate) const fn index(self) -> u8 {
         self as u8
     }
 }
+
+/// Number of style slots ([`StyleCode::slot`]).
+pub(crate) const SLOTS: usize = 8;
+/// The inline slots (`b i u s`, size, colour) are `0..INLINE_SLOTS`; the line slots follow.
+pub(crate) const INLINE_SLOTS: usize = 6;
+
+// The slots are the flags, then one per single-code family (size, colour, list, indent).
+const _: () = assert!(StyleCode::FLAGS.len() + 4 == SLOTS);
 
 impl fmt::Display for StyleCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -505,6 +546,21 @@ impl StyleSet {
         )
     }
 
+    /// The code the set holds in `slot` ([`StyleCode::slot`]), if any.
+    pub(crate) fn in_slot(&self, slot: usize) -> Option<StyleCode> {
+        match slot {
+            0..4 => StyleCode::FLAGS
+                .get(slot)
+                .copied()
+                .filter(|&c| self.contains(c)),
+            4 => self.get(Family::Size),
+            5 => self.get(Family::Colour),
+            6 => self.get(Family::List),
+            7 => self.get(Family::Indent),
+            _ => None,
+        }
+    }
+
     /// The number of codes in the set.
     ///
     /// # Examples
@@ -563,9 +619,33 @@ mod tests {
     }
 
     #[test]
+    fn slots_follow_the_table() {
+        for (k, c) in StyleCode::ALL.into_iter().enumerate() {
+            assert_eq!(
+                usize::from(c.index()),
+                k,
+                "{c}: declaration order is table order"
+            );
+            assert_eq!(StyleSet::of(c).in_slot(c.slot()), Some(c));
+            assert_eq!(c.slot() < INLINE_SLOTS, !c.is_line_code(), "{c}");
+            assert_eq!(
+                StyleCode::indent(c.indent_level().unwrap_or(0)),
+                c.indent_level().map(|_| c)
+            );
+        }
+        assert_eq!(StyleCode::ALL.last().map(|c| c.slot() + 1), Some(SLOTS));
+        // ALL lists every variant: the last declared one closes it
+        assert_eq!(
+            StyleCode::ALL.len(),
+            usize::from(StyleCode::Indent5.index()) + 1
+        );
+    }
+
+    #[test]
     fn canonical_order_is_table_order_c4() {
         let set: StyleSet = StyleCode::ALL.iter().rev().copied().collect();
-        // one per family survives: the first inserted of each family in reverse = last in table
+        // a later code replaces an earlier one of its family: inserted in reverse table order,
+        // the first code of each family in the table survives
         let got: Vec<_> = set.iter().map(StyleCode::as_str).collect();
         assert_eq!(
             got,

@@ -1,5 +1,8 @@
 //! UTF-16 arithmetic on UTF-8 text: lengths and byte→unit conversion, done once at the
-//! boundary (spec 1: offsets count UTF-16 code units; C5).
+//! boundary (spec 1: offsets count UTF-16 code units; C5), including the one conversion of
+//! both dialects' diagnostics from input bytes to UTF-16 units (L3).
+
+use crate::{Diagnostic, DiagnosticCode};
 
 /// The number of UTF-16 code units `s` takes (JavaScript's `String.length`).
 ///
@@ -59,6 +62,88 @@ impl<'a> Utf16Cursor<'a> {
         }
         self.unit
     }
+}
+
+/// A byte range `start..end` of a text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    pub(crate) const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// Length in bytes (0 for a reversed span).
+    pub(crate) const fn len(self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+}
+
+/// A diagnostic found in input bytes, with what its message is made from (`detail`).
+#[derive(Clone, Debug)]
+pub(crate) struct Note<M> {
+    pub span: Span,
+    pub code: DiagnosticCode,
+    pub detail: M,
+}
+
+/// Converts `notes` to [`Diagnostic`]s in UTF-16 units of `input` (L3), sorted by position,
+/// through one forward cursor; `message` writes each one's message from the note and the
+/// input text it covers. A span from a faulty tokenizer that ends inside a character or past
+/// the end is rounded down (L2), a reversed one is empty.
+pub(crate) fn to_diagnostics<M>(
+    input: &str,
+    mut notes: Vec<Note<M>>,
+    mut message: impl FnMut(Note<M>, &str) -> String,
+) -> Vec<Diagnostic> {
+    notes.sort_by_key(|n| n.span);
+    let boundary = |mut o: usize| {
+        o = o.min(input.len());
+        while o > 0 && !input.is_char_boundary(o) {
+            o -= 1;
+        }
+        o
+    };
+    // Every offset asked for, in increasing order, through one forward cursor.
+    let mut offsets: Vec<usize> = notes
+        .iter()
+        .flat_map(|n| [n.span.start, n.span.end.max(n.span.start)])
+        .collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut cursor = Utf16Cursor::new(input);
+    let units: Vec<usize> = offsets
+        .iter()
+        .map(|&o| cursor.unit_at(boundary(o)))
+        .collect();
+    let unit_of = |byte: usize| {
+        offsets
+            .binary_search(&byte)
+            .ok()
+            .and_then(|k| units.get(k).copied())
+            .unwrap_or(0)
+    };
+    notes
+        .into_iter()
+        .map(|n| {
+            let (s, e) = (n.span.start, n.span.end.max(n.span.start));
+            let start = unit_of(s);
+            let len = unit_of(e).saturating_sub(start);
+            let text = input.get(boundary(s)..boundary(e)).unwrap_or("");
+            let code = n.code;
+            Diagnostic {
+                code,
+                start,
+                len,
+                message: message(n, text),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

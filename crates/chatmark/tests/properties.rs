@@ -89,9 +89,12 @@ proptest! {
     }
 }
 
-const CODES: [&str; 12] = [
-    "b", "i", "u", "s", "f_13", "f_20", "c_db342e", "c_15a85f", "lst_1", "lst_2", "ind_1", "zz",
-];
+/// Every code of the engine's table, and one unknown code (N2).
+fn codes() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = StyleCode::ALL.iter().map(|c| c.as_str()).collect();
+    codes.push("zz");
+    codes
+}
 
 fn raw_run() -> impl Strategy<Value = RawTextStyle<'static>> {
     (
@@ -99,7 +102,7 @@ fn raw_run() -> impl Strategy<Value = RawTextStyle<'static>> {
         prop::option::weighted(0.95, prop_oneof![-2i64..16, Just(i64::MAX)]),
         prop::option::weighted(
             0.95,
-            prop::collection::vec(prop::sample::select(CODES.to_vec()), 0..4),
+            prop::collection::vec(prop::sample::select(codes()), 0..4),
         ),
     )
         .prop_map(|(start, len, st)| RawTextStyle { start, len, st })

@@ -347,6 +347,17 @@ enum TagState {
     SelfClosingStartTag,
 }
 
+/// What one step of the tag states does.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// Go to the state, past the byte.
+    Next(TagState),
+    /// Go to the state and read on at the index (the same byte, or the end of a run).
+    At(TagState, usize),
+    /// The tag ends: the index after its `>`, and whether it was `/>`.
+    Done(usize, bool),
+}
+
 /// The tokenizer: the input and the buffers reused from tag to tag.
 struct Tokenizer<'a> {
     src: &'a str,
@@ -503,7 +514,7 @@ impl<'a> Tokenizer<'a> {
         Some(end)
     }
 
-    /// Starts a new attribute (reusing a slot) and returns it.
+    /// Starts a new attribute, reusing a slot; [`Self::cur_attr`] then reaches it.
     fn new_attr(&mut self) {
         if let Some(slot) = self.attrs.get_mut(self.n_attrs) {
             slot.name.clear();
@@ -524,140 +535,155 @@ impl<'a> Tokenizer<'a> {
     /// the attribute slots. Returns the index after its `>` and whether it ended with `/>`,
     /// or `None` when the input ends inside it.
     fn tag(&mut self, from: usize) -> Option<(usize, bool)> {
-        let bytes = self.bytes;
         self.tag_name.clear();
         self.n_attrs = 0;
         let mut st = TagState::TagName;
         let mut i = from;
         loop {
-            let b = *bytes.get(i)?; // EOF in a tag: the tag is dropped
-            match st {
-                TagState::TagName => match b {
-                    b if is_ws(b) => st = TagState::BeforeAttrName,
-                    b'/' => st = TagState::SelfClosingStartTag,
-                    b'>' => return Some((i + 1, false)),
-                    _ => {
-                        let end = self.run_end(i, |b| is_ws(b) || b == b'/' || b == b'>');
-                        let s = self.slice(i, end);
-                        push_name(&mut self.tag_name, s);
-                        i = end;
-                        continue;
-                    }
-                },
-                TagState::BeforeAttrName => match b {
-                    b if is_ws(b) => {}
-                    b'/' | b'>' => {
-                        st = TagState::AfterAttrName;
-                        continue;
-                    }
-                    b'=' => {
-                        self.new_attr();
-                        if let Some(a) = self.cur_attr() {
-                            a.name.push('=');
-                        }
-                        st = TagState::AttrName;
-                    }
-                    _ => {
-                        self.new_attr();
-                        st = TagState::AttrName;
-                        continue;
-                    }
-                },
-                TagState::AttrName => match b {
-                    b if is_ws(b) || b == b'/' || b == b'>' => {
-                        st = TagState::AfterAttrName;
-                        continue;
-                    }
-                    b'=' => st = TagState::BeforeAttrValue,
-                    _ => {
-                        let end = self.run_end(i, |b| is_ws(b) || matches!(b, b'/' | b'>' | b'='));
-                        let s = self.slice(i, end);
-                        if let Some(a) = self.cur_attr() {
-                            push_name(&mut a.name, s);
-                        }
-                        i = end;
-                        continue;
-                    }
-                },
-                TagState::AfterAttrName => match b {
-                    b if is_ws(b) => {}
-                    b'/' => st = TagState::SelfClosingStartTag,
-                    b'=' => st = TagState::BeforeAttrValue,
-                    b'>' => return Some((i + 1, false)),
-                    _ => {
-                        self.new_attr();
-                        st = TagState::AttrName;
-                        continue;
-                    }
-                },
-                TagState::BeforeAttrValue => match b {
-                    b if is_ws(b) => {}
-                    b'"' | b'\'' => st = TagState::AttrValueQuoted(b),
-                    b'>' => return Some((i + 1, false)),
-                    _ => {
-                        st = TagState::AttrValueUnquoted;
-                        continue;
-                    }
-                },
-                TagState::AttrValueQuoted(q) => match b {
-                    b if b == q => st = TagState::AfterAttrValueQuoted,
-                    b'&' => {
-                        i = self.value_char_ref(i);
-                        continue;
-                    }
-                    b'\r' => {
-                        if let Some(a) = self.cur_attr() {
-                            a.value.push('\n');
-                        }
-                        if bytes.get(i + 1) == Some(&b'\n') {
-                            i += 1;
-                        }
-                    }
-                    _ => {
-                        let end = self.run_end(i, |b| b == q || b == b'&' || b == b'\r');
-                        let s = self.slice(i, end);
-                        if let Some(a) = self.cur_attr() {
-                            push_value(&mut a.value, s);
-                        }
-                        i = end;
-                        continue;
-                    }
-                },
-                TagState::AttrValueUnquoted => match b {
-                    b if is_ws(b) => st = TagState::BeforeAttrName,
-                    b'&' => {
-                        i = self.value_char_ref(i);
-                        continue;
-                    }
-                    b'>' => return Some((i + 1, false)),
-                    _ => {
-                        let end = self.run_end(i, |b| is_ws(b) || b == b'&' || b == b'>');
-                        let s = self.slice(i, end);
-                        if let Some(a) = self.cur_attr() {
-                            push_value(&mut a.value, s);
-                        }
-                        i = end;
-                        continue;
-                    }
-                },
-                TagState::AfterAttrValueQuoted => match b {
-                    b if is_ws(b) => st = TagState::BeforeAttrName,
-                    b'/' => st = TagState::SelfClosingStartTag,
-                    b'>' => return Some((i + 1, false)),
-                    _ => {
-                        st = TagState::BeforeAttrName;
-                        continue;
-                    }
-                },
-                TagState::SelfClosingStartTag => match b {
-                    b'>' => return Some((i + 1, true)),
-                    _ => {
-                        st = TagState::BeforeAttrName;
-                        continue;
-                    }
-                },
+            let b = *self.bytes.get(i)?; // EOF in a tag: the tag is dropped
+            let step = match st {
+                TagState::TagName
+                | TagState::BeforeAttrName
+                | TagState::AttrName
+                | TagState::AfterAttrName => self.name_step(st, b, i),
+                TagState::BeforeAttrValue
+                | TagState::AttrValueQuoted(_)
+                | TagState::AttrValueUnquoted
+                | TagState::AfterAttrValueQuoted
+                | TagState::SelfClosingStartTag => self.value_step(st, b, i),
+            };
+            match step {
+                Step::Next(next) => {
+                    st = next;
+                    i += 1;
+                }
+                Step::At(next, at) => {
+                    st = next;
+                    i = at;
+                }
+                Step::Done(end, self_closing) => return Some((end, self_closing)),
             }
-            i += 1;
+        }
+    }
+
+    /// One step of the tag-name and attribute-name states at byte `b`, index `i`.
+    #[inline(always)]
+    fn name_step(&mut self, st: TagState, b: u8, i: usize) -> Step {
+        match st {
+            TagState::TagName => match b {
+                b if is_ws(b) => Step::Next(TagState::BeforeAttrName),
+                b'/' => Step::Next(TagState::SelfClosingStartTag),
+                b'>' => Step::Done(i + 1, false),
+                _ => {
+                    let end = self.run_end(i, |b| is_ws(b) || b == b'/' || b == b'>');
+                    let s = self.slice(i, end);
+                    push_name(&mut self.tag_name, s);
+                    Step::At(st, end)
+                }
+            },
+            TagState::BeforeAttrName => match b {
+                b if is_ws(b) => Step::Next(st),
+                b'/' | b'>' => Step::At(TagState::AfterAttrName, i),
+                b'=' => {
+                    self.new_attr();
+                    if let Some(a) = self.cur_attr() {
+                        a.name.push('=');
+                    }
+                    Step::Next(TagState::AttrName)
+                }
+                _ => {
+                    self.new_attr();
+                    Step::At(TagState::AttrName, i)
+                }
+            },
+            TagState::AttrName => match b {
+                b if is_ws(b) || b == b'/' || b == b'>' => Step::At(TagState::AfterAttrName, i),
+                b'=' => Step::Next(TagState::BeforeAttrValue),
+                _ => {
+                    let end = self.run_end(i, |b| is_ws(b) || matches!(b, b'/' | b'>' | b'='));
+                    let s = self.slice(i, end);
+                    if let Some(a) = self.cur_attr() {
+                        push_name(&mut a.name, s);
+                    }
+                    Step::At(st, end)
+                }
+            },
+            TagState::AfterAttrName => match b {
+                b if is_ws(b) => Step::Next(st),
+                b'/' => Step::Next(TagState::SelfClosingStartTag),
+                b'=' => Step::Next(TagState::BeforeAttrValue),
+                b'>' => Step::Done(i + 1, false),
+                _ => {
+                    self.new_attr();
+                    Step::At(TagState::AttrName, i)
+                }
+            },
+            TagState::BeforeAttrValue
+            | TagState::AttrValueQuoted(_)
+            | TagState::AttrValueUnquoted
+            | TagState::AfterAttrValueQuoted
+            | TagState::SelfClosingStartTag => self.value_step(st, b, i),
+        }
+    }
+
+    /// One step of the attribute-value and self-closing states at byte `b`, index `i`.
+    #[inline(always)]
+    fn value_step(&mut self, st: TagState, b: u8, i: usize) -> Step {
+        match st {
+            TagState::BeforeAttrValue => match b {
+                b if is_ws(b) => Step::Next(st),
+                b'"' | b'\'' => Step::Next(TagState::AttrValueQuoted(b)),
+                b'>' => Step::Done(i + 1, false),
+                _ => Step::At(TagState::AttrValueUnquoted, i),
+            },
+            TagState::AttrValueQuoted(q) => match b {
+                b if b == q => Step::Next(TagState::AfterAttrValueQuoted),
+                b'&' => Step::At(st, self.value_char_ref(i)),
+                b'\r' => {
+                    if let Some(a) = self.cur_attr() {
+                        a.value.push('\n');
+                    }
+                    let crlf = self.bytes.get(i + 1) == Some(&b'\n');
+                    Step::At(st, i + 1 + usize::from(crlf))
+                }
+                _ => {
+                    let end = self.run_end(i, |b| b == q || b == b'&' || b == b'\r');
+                    self.push_value(i, end);
+                    Step::At(st, end)
+                }
+            },
+            TagState::AttrValueUnquoted => match b {
+                b if is_ws(b) => Step::Next(TagState::BeforeAttrName),
+                b'&' => Step::At(st, self.value_char_ref(i)),
+                b'>' => Step::Done(i + 1, false),
+                _ => {
+                    let end = self.run_end(i, |b| is_ws(b) || b == b'&' || b == b'>');
+                    self.push_value(i, end);
+                    Step::At(st, end)
+                }
+            },
+            TagState::AfterAttrValueQuoted => match b {
+                b if is_ws(b) => Step::Next(TagState::BeforeAttrName),
+                b'/' => Step::Next(TagState::SelfClosingStartTag),
+                b'>' => Step::Done(i + 1, false),
+                _ => Step::At(TagState::BeforeAttrName, i),
+            },
+            TagState::SelfClosingStartTag => match b {
+                b'>' => Step::Done(i + 1, true),
+                _ => Step::At(TagState::BeforeAttrName, i),
+            },
+            TagState::TagName
+            | TagState::BeforeAttrName
+            | TagState::AttrName
+            | TagState::AfterAttrName => self.name_step(st, b, i),
+        }
+    }
+
+    /// Appends `bytes[a..b]` to the current attribute's value.
+    fn push_value(&mut self, a: usize, b: usize) {
+        let s = self.slice(a, b);
+        if let Some(attr) = self.cur_attr() {
+            push_value(&mut attr.value, s);
         }
     }
 
@@ -735,281 +761,5 @@ impl<'a> Tokenizer<'a> {
             }
         }
         self.n_attrs = w;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    enum Tok {
-        Text(String),
-        Ref(String),
-        Start(String, Vec<(String, String)>, bool, (usize, usize)),
-        End(String, (usize, usize)),
-    }
-
-    #[derive(Default)]
-    struct Log(Vec<Tok>);
-
-    impl TokenSink for Log {
-        fn text(&mut self, text: &str) {
-            assert!(!text.is_empty());
-            if let Some(Tok::Text(t)) = self.0.last_mut() {
-                t.push_str(text);
-            } else {
-                self.0.push(Tok::Text(text.to_owned()));
-            }
-        }
-        fn char_ref(&mut self, text: &str) {
-            if let Some(Tok::Ref(t)) = self.0.last_mut() {
-                t.push_str(text);
-            } else {
-                self.0.push(Tok::Ref(text.to_owned()));
-            }
-        }
-        fn start_tag(&mut self, tag: &StartTag<'_>) {
-            let attrs = tag
-                .attrs
-                .iter()
-                .map(|a| (a.name.clone(), a.value.clone()))
-                .collect();
-            self.0.push(Tok::Start(
-                tag.name.to_owned(),
-                attrs,
-                tag.self_closing,
-                tag.span,
-            ));
-        }
-        fn end_tag(&mut self, name: &str, span: (usize, usize)) {
-            self.0.push(Tok::End(name.to_owned(), span));
-        }
-    }
-
-    fn toks(input: &str) -> Vec<Tok> {
-        let mut log = Log::default();
-        tokenize(input, &mut log);
-        log.0
-    }
-
-    fn text(s: &str) -> Tok {
-        Tok::Text(s.to_owned())
-    }
-
-    fn r(s: &str) -> Tok {
-        Tok::Ref(s.to_owned())
-    }
-
-    /// The attributes of the single start tag in `input`.
-    fn attrs(input: &str) -> Vec<(String, String)> {
-        match toks(input).as_slice() {
-            [Tok::Start(_, attrs, _, _)] => attrs.clone(),
-            other => panic!("{input:?}: {other:?}"),
-        }
-    }
-
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-            .collect()
-    }
-
-    #[test]
-    fn attribute_quoting_forms() {
-        assert_eq!(
-            attrs(r#"<a b="1 2" c='3 "4"' d=5 e f = "6" G=7>"#),
-            pairs(&[
-                ("b", "1 2"),
-                ("c", "3 \"4\""),
-                ("d", "5"),
-                ("e", ""),
-                ("f", "6"),
-                ("g", "7")
-            ])
-        );
-        assert_eq!(attrs("<a b=\"\" c=''>"), pairs(&[("b", ""), ("c", "")]));
-        // Unquoted values keep quotes, `<`, `=` and backticks; `"x"y` after a quoted value
-        // starts a new attribute.
-        assert_eq!(attrs("<a b=x\"'<=`>"), pairs(&[("b", "x\"'<=`")]));
-        assert_eq!(attrs("<a b=\"x\"c>"), pairs(&[("b", "x"), ("c", "")]));
-        assert_eq!(attrs("<a =b>"), pairs(&[("=b", "")]));
-        assert_eq!(attrs("<a b=>"), pairs(&[("b", "")]));
-        assert_eq!(attrs("<a b\"c<d>"), pairs(&[("b\"c<d", "")]));
-        // Duplicates: the first wins.
-        assert_eq!(attrs("<a x=1 X=2 y x=3>"), pairs(&[("x", "1"), ("y", "")]));
-        let many: String = (0..40)
-            .map(|i| format!(" a{} a{}=d", i % 20, i % 20))
-            .collect();
-        let got = attrs(&format!("<p{many}>"));
-        assert_eq!(got.len(), 20);
-        assert_eq!(got[0], ("a0".to_owned(), String::new()));
-        assert_eq!(got[19], ("a19".to_owned(), String::new()));
-        // NUL becomes U+FFFD in names and values.
-        assert_eq!(
-            toks("<a\0 b\0=\"\0\">"),
-            [Tok::Start(
-                "a\u{fffd}".into(),
-                pairs(&[("b\u{fffd}", "\u{fffd}")]),
-                false,
-                (0, 11)
-            )]
-        );
-    }
-
-    #[test]
-    fn self_closing_and_spans() {
-        assert_eq!(
-            toks("x<br/>y<img src=a />"),
-            [
-                text("x"),
-                Tok::Start("br".into(), vec![], true, (1, 6)),
-                text("y"),
-                Tok::Start("img".into(), pairs(&[("src", "a")]), true, (7, 20)),
-            ]
-        );
-        // `/` not before `>` is ignored; `<a/b>` has an attribute b.
-        assert_eq!(attrs("<a/b>"), pairs(&[("b", "")]));
-        assert_eq!(
-            toks("<a / >"),
-            [Tok::Start("a".into(), vec![], false, (0, 6))]
-        );
-        assert_eq!(toks("</B x=1/>"), [Tok::End("b".into(), (0, 9))]);
-        assert_eq!(
-            toks("<script>alert(1)</script>"),
-            [
-                Tok::Start("script".into(), vec![], false, (0, 8)),
-                text("alert(1)"),
-                Tok::End("script".into(), (16, 25)),
-            ]
-        );
-    }
-
-    #[test]
-    fn comments() {
-        assert_eq!(toks("a<!-->b"), [text("ab")]);
-        assert_eq!(toks("a<!--->b"), [text("ab")]);
-        assert_eq!(toks("a<!-- a -- b -->b"), [text("ab")]);
-        assert_eq!(toks("a<!--!>b-->c"), [text("ac")]);
-        assert_eq!(toks("a<!-- x --!>b"), [text("ab")]);
-        assert_eq!(toks("a<!-- x --!->b-->c"), [text("ac")]);
-        assert_eq!(toks("a<!--<!-->b"), [text("ab")]);
-        assert_eq!(toks("a<!--<!--->b"), [text("ab")]);
-        assert_eq!(toks("a<!--<<!-- -->b"), [text("ab")]);
-        assert_eq!(toks("a<!-- <b> -->c"), [text("ac")]);
-        assert_eq!(toks("a<!---->b"), [text("ab")]);
-        assert_eq!(toks("a<!------>b"), [text("ab")]);
-    }
-
-    #[test]
-    fn bogus_comments_doctype_and_odd_markup() {
-        assert_eq!(toks("a<?php x ?>b"), [text("ab")]);
-        assert_eq!(toks("a<!x>b"), [text("ab")]);
-        assert_eq!(toks("a<!>b"), [text("ab")]);
-        assert_eq!(toks("a<![CDATA[x>y]]>b"), [text("ay]]>b")]);
-        assert_eq!(toks("a</1>b"), [text("ab")]);
-        assert_eq!(toks("a</ x>b"), [text("ab")]);
-        assert_eq!(toks("<!DOCTYPE html>x"), [text("x")]);
-        assert_eq!(toks("<!doctype html PUBLIC \"a>b\">x"), [text("b\">x")]);
-        assert_eq!(toks("<!DocType>x"), [text("x")]);
-        assert_eq!(toks("a</>b"), [text("ab")]);
-        assert_eq!(toks("a < b <3 <<"), [text("a < b <3 <<")]);
-        assert_eq!(toks("a<"), [text("a<")]);
-        assert_eq!(toks("a</"), [text("a</")]);
-    }
-
-    #[test]
-    fn eof_inside_markup_drops_it() {
-        assert_eq!(toks("a<b"), [text("a")]);
-        assert_eq!(toks("a<b c=\"d>"), [text("a")]);
-        assert_eq!(toks("a</b"), [text("a")]);
-        assert_eq!(toks("a<b/"), [text("a")]);
-        assert_eq!(toks("a<!-- b"), [text("a")]);
-        assert_eq!(toks("a<!--"), [text("a")]);
-        assert_eq!(toks("a<!-"), [text("a")]);
-        assert_eq!(toks("a<!DOCTYPE"), [text("a")]);
-        assert_eq!(toks("a<?"), [text("a")]);
-    }
-
-    #[test]
-    fn newlines_are_preprocessed() {
-        assert_eq!(toks("a\r\nb\rc\r\r\nd\r"), [text("a\nb\nc\n\nd\n")]);
-        assert_eq!(
-            attrs("<a b=\"1\r\n2\r3\" c='\r\r\n'\rd=x\r\n>"),
-            pairs(&[("b", "1\n2\n3"), ("c", "\n\n"), ("d", "x")])
-        );
-        assert_eq!(
-            toks("<a\r\nb>"),
-            [Tok::Start("a".into(), pairs(&[("b", "")]), false, (0, 6))]
-        );
-    }
-
-    #[test]
-    fn attribute_value_reference_rule() {
-        assert_eq!(attrs("<a b=\"&ampx\">"), pairs(&[("b", "&ampx")]));
-        assert_eq!(attrs("<a b=\"&amp=\">"), pairs(&[("b", "&amp=")]));
-        assert_eq!(attrs("<a b=\"&amp;x\">"), pairs(&[("b", "&x")]));
-        assert_eq!(attrs("<a b=\"&amp \">"), pairs(&[("b", "& ")]));
-        assert_eq!(attrs("<a b=&notit;>"), pairs(&[("b", "&notit;")]));
-        assert_eq!(attrs("<a b=&not;it>"), pairs(&[("b", "¬it")]));
-        assert_eq!(attrs("<a b='&#x41x&#66'>"), pairs(&[("b", "AxB")]));
-        assert_eq!(toks("&ampx"), [r("&"), text("x")]);
-        assert_eq!(toks("&notit;"), [r("¬"), text("it;")]);
-        assert_eq!(toks("&notin;"), [r("∉")]);
-        assert_eq!(toks("&amp=&unknown;&"), [r("&"), text("=&unknown;&")]);
-    }
-
-    #[test]
-    fn numeric_references() {
-        assert_eq!(toks("&#x80;&#129;&#x9F"), [r("\u{20AC}\u{81}\u{178}")]);
-        assert_eq!(toks("&#x8D;&#x99;&#150;"), [r("\u{8D}\u{2122}\u{2013}")]);
-        assert_eq!(
-            toks("&#0;&#xD800;&#x110000;"),
-            [r("\u{FFFD}\u{FFFD}\u{FFFD}")]
-        );
-        assert_eq!(toks("&#99999999999999999999999;"), [r("\u{FFFD}")]);
-        assert_eq!(
-            toks("&#x0000000041;&#13;&#xFFFF;&#1"),
-            [r("A\r\u{FFFF}\u{1}")]
-        );
-        assert_eq!(toks("&#;&#x;&#xg;&# "), [text("&#;&#x;&#xg;&# ")]);
-        assert_eq!(toks("&#65x"), [r("A"), text("x")]);
-    }
-
-    proptest::proptest! {
-        /// No input panics; tag spans are in order, inside the input, from `<` to `>`; and
-        /// literal text never holds a `\r`.
-        #[test]
-        fn spans_and_text_are_well_formed(input in "[<>/!a-c=&#x;'\"\r\n \\x00é-]{0,40}") {
-            let mut last_end = 0;
-            for tok in toks(&input) {
-                match tok {
-                    Tok::Text(t) => proptest::prop_assert!(!t.contains('\r')),
-                    Tok::Ref(_) => {}
-                    Tok::Start(.., (a, b)) | Tok::End(_, (a, b)) => {
-                        proptest::prop_assert!(last_end <= a && a < b && b <= input.len());
-                        proptest::prop_assert!(input[a..b].starts_with('<'));
-                        proptest::prop_assert!(input[a..b].ends_with('>'));
-                        last_end = b;
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn text_and_char_ref_split() {
-        assert_eq!(
-            toks("a &#32;b&nbsp;&lt;c&NotEqualTilde;"),
-            [
-                text("a "),
-                r(" "),
-                text("b"),
-                r("\u{a0}<"),
-                text("c"),
-                r("\u{2242}\u{338}"),
-            ]
-        );
-        assert_eq!(toks("\0&amp\0"), [text("\0"), r("&"), text("\0")]);
     }
 }

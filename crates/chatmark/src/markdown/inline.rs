@@ -9,10 +9,7 @@ use super::chars::{self, Class};
 use super::emphasis::Delim;
 use super::lines::Line;
 use super::{Kind, RunState, Token};
-
-/// The tags of I3, in the order of [`TAG_NAMES`].
-pub(super) const TAG_NAMES: [&[u8]; 6] =
-    [b"red", b"orange", b"yellow", b"green", b"big", b"underline"];
+use crate::vocab::{Spelling, Tag};
 
 /// Bytes that may start markup (a byte-class table); everything else is plain text.
 // Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
@@ -181,9 +178,10 @@ pub(super) fn tokenize(
                     text_from = i;
                 }
                 _ => match tag_at(bytes, i, end) {
-                    Some((len, tag, closing)) => {
+                    Some((len, tag, spelling, closing)) => {
                         flush(tokens, text_from, i);
-                        tokens.push(Token::new(Kind::tag(tag, closing), i, i + len, ln));
+                        let kind = Kind::tag(tag, spelling, closing);
+                        tokens.push(Token::new(kind, i, i + len, ln));
                         i += len;
                         text_from = i;
                     }
@@ -198,19 +196,15 @@ pub(super) fn tokenize(
     }
 }
 
-/// Reads `{name}`, `{/name}`, `<name>` or `</name>` at `i` (I3): its length, tag index and
-/// whether it closes. The angle spelling is told apart by its first byte.
-fn tag_at(bytes: &[u8], i: usize, end: usize) -> Option<(usize, u8, bool)> {
-    let close_with = match bytes.get(i)? {
-        b'{' => b'}',
-        _ => b'>',
-    };
+/// Reads `{name}`, `{/name}`, `<name>` or `</name>` at `i` (I3): its length, tag, spelling
+/// and whether it closes.
+fn tag_at(bytes: &[u8], i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
+    let spelling = Spelling::opened_by(*bytes.get(i)?)?;
     let closing = bytes.get(i + 1) == Some(&b'/');
     let name_start = i + 1 + usize::from(closing);
-    // The longest name is 9 bytes: look no further (linear).
-    let window = bytes.get(name_start..end.min(name_start + 10))?;
-    let len = window.iter().position(|&b| b == close_with)?;
-    let name = window.get(..len)?;
-    let tag = TAG_NAMES.iter().position(|&t| t == name)?;
-    Some((name_start + len + 1 - i, tag as u8, closing))
+    // Look no further than the longest name and its bracket (linear).
+    let window = bytes.get(name_start..end.min(name_start + Tag::LONGEST_NAME + 1))?;
+    let len = window.iter().position(|&b| b == spelling.close_bracket())?;
+    let tag = Tag::from_name(window.get(..len)?)?;
+    Some((name_start + len + 1 - i, tag, spelling, closing))
 }

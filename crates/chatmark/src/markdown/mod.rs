@@ -10,13 +10,16 @@ mod lines;
 mod unicode;
 
 use crate::builder::FormattedBuilder;
-use crate::utf16::Utf16Cursor;
+use crate::style::INLINE_SLOTS;
+use crate::utf16::{to_diagnostics, Note, Span};
+use crate::vocab::{Spelling, Tag};
 use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
 use emphasis::{Delim, Pair};
 use lines::LineKind;
 
-/// Per-code event counts of a delimiter run: `[b, i, s]`.
-type Counts = [usize; 3];
+/// Per-flag-slot event counts of a delimiter run (`b i u s`, [`StyleCode::slot`]; the
+/// delimiters make `b`, `i` and `s`).
+type Counts = [usize; 4];
 
 /// One inline token of a region. Byte range `start..end` of the input.
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +41,8 @@ enum Kind {
     Delim(usize),
     /// An I3 tag; `partner` is the index of the matching tag, if any.
     Tag {
-        tag: u8,
+        tag: Tag,
+        spelling: Spelling,
         closing: bool,
         /// For a matched opening tag: its closing tag has been passed (emission sweep).
         ended: bool,
@@ -57,9 +61,10 @@ struct RunState {
 }
 
 impl Kind {
-    const fn tag(tag: u8, closing: bool) -> Kind {
+    const fn tag(tag: Tag, spelling: Spelling, closing: bool) -> Kind {
         Kind::Tag {
             tag,
+            spelling,
             closing,
             partner: None,
             ended: false,
@@ -109,37 +114,15 @@ pub fn parse_markdown(input: &str) -> Formatted {
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
     let (f, notes) = parse(input);
-    (f, to_diagnostics(input, notes))
+    (f, to_diagnostics_md(input, notes))
 }
 
-/// A diagnostic in input bytes, converted to UTF-16 once at the end.
-struct Note {
-    start: usize,
-    end: usize,
-    code: DiagnosticCode,
-}
-
-fn to_diagnostics(input: &str, mut notes: Vec<Note>) -> Vec<Diagnostic> {
-    notes.sort_by_key(|n| n.start);
-    let mut cur = Utf16Cursor::new(input);
-    notes
-        .into_iter()
-        .map(|n| {
-            let start = cur.unit_at(n.start);
-            let end = cur.unit_at(n.end);
-            let tag = input.get(n.start..n.end).unwrap_or("");
-            let message = match n.code {
-                DiagnosticCode::UnclosedTag => format!("tag {tag} is never closed; kept as text"),
-                _ => format!("closing tag {tag} has no opening tag; kept as text"),
-            };
-            Diagnostic {
-                code: n.code,
-                start,
-                len: end - start,
-                message,
-            }
-        })
-        .collect()
+/// The L3 diagnostics of markdown mode: unmatched tags, kept as text.
+fn to_diagnostics_md(input: &str, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
+    to_diagnostics(input, notes, |n, tag| match n.code {
+        DiagnosticCode::UnclosedTag => format!("tag {tag} is never closed; kept as text"),
+        _ => format!("closing tag {tag} has no opening tag; kept as text"),
+    })
 }
 
 /// The parser's working buffers, kept per thread and reused across calls so that a
@@ -154,7 +137,9 @@ struct Scratch {
     /// Matching state of the region's delimiter runs, indexed by `Kind::Delim`.
     runs: Vec<RunState>,
     /// Open tags of the current region, per tag and spelling (I3).
-    open_tags: [Vec<usize>; 12],
+    open_tags: [[Vec<usize>; 2]; Tag::COUNT],
+    /// The emission sweep's open matched tags, per inline slot.
+    active: Active,
 }
 
 impl Scratch {
@@ -170,7 +155,9 @@ impl Scratch {
         trim(&mut self.tokens);
         trim(&mut self.delims);
         trim(&mut self.runs);
-        self.open_tags.iter_mut().for_each(trim);
+        self.open_tags.iter_mut().flatten().for_each(trim);
+        self.active.counts = Counts::default();
+        self.active.tags.iter_mut().for_each(trim);
     }
 }
 
@@ -179,7 +166,7 @@ thread_local! {
 }
 
 /// Runs the parser with this thread's scratch buffers (fresh ones if they are in use).
-fn parse(input: &str) -> (Formatted, Vec<Note>) {
+fn parse(input: &str) -> (Formatted, Vec<Note<()>>) {
     let run = |scratch: &mut Scratch| {
         let out = Parser::new(input, scratch).run();
         scratch.reset();
@@ -197,7 +184,7 @@ struct Parser<'a, 's> {
     input: &'a str,
     out: FormattedBuilder,
     s: &'s mut Scratch,
-    notes: Vec<Note>,
+    notes: Vec<Note<()>>,
 }
 
 impl<'a, 's> Parser<'a, 's> {
@@ -211,7 +198,7 @@ impl<'a, 's> Parser<'a, 's> {
         }
     }
 
-    fn run(mut self) -> (Formatted, Vec<Note>) {
+    fn run(mut self) -> (Formatted, Vec<Note<()>>) {
         let mut i = 0;
         while let Some(line) = self.s.lines.get(i).copied() {
             match line.kind {
@@ -264,11 +251,7 @@ impl<'a, 's> Parser<'a, 's> {
             _ => None,
         };
         emphasis::process(&mut self.s.delims, |p: Pair| {
-            let slot = match p.code {
-                StyleCode::Bold => 0,
-                StyleCode::Italic => 1,
-                _ => 2,
-            };
+            let slot = p.code.slot();
             if let Some(r) = state(p.opener).and_then(|r| runs.get_mut(r)) {
                 r.open_used += p.used;
                 if let Some(n) = r.opens.get_mut(slot) {
@@ -289,18 +272,23 @@ impl<'a, 's> Parser<'a, 's> {
     fn pair_tags(&mut self, from: usize) {
         for k in from..self.s.tokens.len() {
             let Some(Token {
-                start,
-                kind: Kind::Tag { tag, closing, .. },
+                kind:
+                    Kind::Tag {
+                        tag,
+                        spelling,
+                        closing,
+                        ..
+                    },
                 ..
             }) = self.s.tokens.get(k).copied()
             else {
                 continue;
             };
-            let angle = self.input.as_bytes().get(start) == Some(&b'<');
             let Some(stack) = self
                 .s
                 .open_tags
-                .get_mut(usize::from(tag) * 2 + usize::from(angle))
+                .get_mut(tag.index())
+                .and_then(|s| s.get_mut(spelling.index()))
             else {
                 continue;
             };
@@ -320,142 +308,145 @@ impl<'a, 's> Parser<'a, 's> {
 
     /// Emits the region's tokens with their styles and clears it (1.3 combining).
     fn flush_region(&mut self) {
-        let mut counts: Counts = [0; 3];
-        let mut big = 0usize;
-        let mut underline = 0usize;
-        // Open colour tags by opening order; the innermost (last opened, still open) wins.
-        let mut colours: Vec<usize> = Vec::new();
+        let mut tokens = core::mem::take(&mut self.s.tokens);
+        let mut active = core::mem::take(&mut self.s.active);
         let mut inline = StyleSet::EMPTY;
         let mut dirty = true;
-        let mut tokens = core::mem::take(&mut self.s.tokens);
         for k in 0..tokens.len() {
             let Some(tok) = tokens.get(k).copied() else {
                 break;
             };
-            // Events before the token's literal text.
             let run = match tok.kind {
                 Kind::Delim(r) => self.s.runs.get(r).copied().unwrap_or_default(),
-                _ => RunState::default(),
+                Kind::Text | Kind::Break | Kind::Tag { .. } => RunState::default(),
             };
-            match tok.kind {
-                Kind::Delim(_) => {
-                    for (c, d) in counts.iter_mut().zip(run.closes) {
-                        *c = c.saturating_sub(d);
-                    }
-                }
-                Kind::Tag {
-                    tag,
-                    closing: true,
-                    partner: Some(opener),
-                    ..
-                } => match tag {
-                    4 => big = big.saturating_sub(1),
-                    5 => underline = underline.saturating_sub(1),
-                    _ => {
-                        if let Some(Kind::Tag { ended, .. }) =
-                            tokens.get_mut(opener).map(|t| &mut t.kind)
-                        {
-                            *ended = true;
-                        }
-                        while colours.last().is_some_and(|&o| {
-                            matches!(
-                                tokens.get(o).map(|t| t.kind),
-                                Some(Kind::Tag { ended: true, .. })
-                            )
-                        }) {
-                            colours.pop();
-                        }
-                    }
-                },
-                _ => {}
-            }
+            active.close(&mut tokens, tok.kind, run);
             // The inline set changes only at delimiter and tag tokens (their events come
             // before their text and after it): recompute it there and right after.
             let eventful = matches!(tok.kind, Kind::Delim(_) | Kind::Tag { .. });
             if eventful || dirty {
-                inline = StyleSet::EMPTY;
-                for (c, code) in
-                    counts
-                        .iter()
-                        .zip([StyleCode::Bold, StyleCode::Italic, StyleCode::Strike])
-                {
-                    if *c > 0 {
-                        inline.insert(code);
-                    }
-                }
-                if big > 0 {
-                    inline.insert(StyleCode::Large);
-                }
-                if underline > 0 {
-                    inline.insert(StyleCode::Underline);
-                }
-                if let Some(Token {
-                    kind: Kind::Tag { tag, .. },
-                    ..
-                }) = colours.last().and_then(|&o| tokens.get(o))
-                {
-                    inline.insert(colour_of(*tag));
-                }
+                inline = active.style(&tokens);
             }
             dirty = eventful;
-            let line_codes = self
-                .s
-                .lines
-                .get(tok.line)
-                .map_or(StyleSet::EMPTY, |l| l.codes);
-            let raw = self.input.get(tok.start..tok.end).unwrap_or("");
-            match tok.kind {
-                Kind::Text => self.out.push_str(raw, inline.with(line_codes)),
-                Kind::Break => self.out.push_str(raw, inline),
-                Kind::Delim(_) => {
-                    let lit = raw.len().saturating_sub(run.close_used + run.open_used);
-                    let s = raw.get(run.close_used..run.close_used + lit).unwrap_or("");
-                    self.out.push_str(s, inline.with(line_codes));
-                    for (c, d) in counts.iter_mut().zip(run.opens) {
-                        *c += d;
-                    }
-                }
-                Kind::Tag {
-                    tag,
-                    closing,
-                    partner,
-                    ..
-                } => match partner {
-                    Some(_) if !closing => match tag {
-                        4 => big += 1,
-                        5 => underline += 1,
-                        _ => colours.push(k),
-                    },
-                    Some(_) => {}
-                    None => {
-                        self.out.push_str(raw, inline.with(line_codes));
-                        self.notes.push(Note {
-                            start: tok.start,
-                            end: tok.end,
-                            code: if closing {
-                                DiagnosticCode::UnmatchedClosingTag
-                            } else {
-                                DiagnosticCode::UnclosedTag
-                            },
-                        });
-                    }
-                },
-            }
+            self.emit(k, tok, run, inline, &mut active);
         }
         tokens.clear();
         self.s.tokens = tokens;
+        active.counts = Counts::default();
+        active.tags.iter_mut().for_each(Vec::clear);
+        self.s.active = active;
         self.s.runs.clear();
-        for stack in &mut self.s.open_tags {
-            stack.clear();
+        self.s.open_tags.iter_mut().flatten().for_each(Vec::clear);
+    }
+
+    /// Writes token `k` (its literal text, if any) with `inline` and its line's codes, then
+    /// applies the events that follow its text: the opens of a delimiter run or a matched
+    /// opening tag. An unmatched tag is text and a diagnostic (L3).
+    fn emit(&mut self, k: usize, tok: Token, run: RunState, inline: StyleSet, active: &mut Active) {
+        let line_codes = self
+            .s
+            .lines
+            .get(tok.line)
+            .map_or(StyleSet::EMPTY, |l| l.codes);
+        let raw = self.input.get(tok.start..tok.end).unwrap_or("");
+        match tok.kind {
+            Kind::Text => self.out.push_str(raw, inline.with(line_codes)),
+            Kind::Break => self.out.push_str(raw, inline),
+            Kind::Delim(_) => {
+                let lit = raw.len().saturating_sub(run.close_used + run.open_used);
+                let s = raw.get(run.close_used..run.close_used + lit).unwrap_or("");
+                self.out.push_str(s, inline.with(line_codes));
+                for (c, d) in active.counts.iter_mut().zip(run.opens) {
+                    *c += d;
+                }
+            }
+            Kind::Tag {
+                tag,
+                closing,
+                partner,
+                ..
+            } => match partner {
+                Some(_) if !closing => {
+                    if let Some(stack) = active.tags.get_mut(tag.code().slot()) {
+                        stack.push(k);
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    self.out.push_str(raw, inline.with(line_codes));
+                    self.notes.push(Note {
+                        span: Span::new(tok.start, tok.end),
+                        code: if closing {
+                            DiagnosticCode::UnmatchedClosingTag
+                        } else {
+                            DiagnosticCode::UnclosedTag
+                        },
+                        detail: (),
+                    });
+                }
+            },
         }
     }
 }
 
-fn colour_of(tag: u8) -> StyleCode {
-    match tag {
-        0 => StyleCode::Red,
-        1 => StyleCode::Orange,
-        2 => StyleCode::Yellow,
-        _ => StyleCode::Green,
+/// The inline state of the emission sweep: open delimiter pairs per flag slot, and per
+/// inline slot the matched opening tags still open, by opening order; the innermost (last
+/// opened, still open) tag of a slot wins (1.3), and tags need not nest (I3).
+#[derive(Debug, Default)]
+struct Active {
+    counts: Counts,
+    tags: [Vec<usize>; INLINE_SLOTS],
+}
+
+impl Active {
+    /// Applies the events that come before a token's text: the closes of a delimiter run,
+    /// or a matched closing tag (its opener ends; ended openers leave the top of its slot).
+    fn close(&mut self, tokens: &mut [Token], kind: Kind, run: RunState) {
+        match kind {
+            Kind::Delim(_) => {
+                for (c, d) in self.counts.iter_mut().zip(run.closes) {
+                    *c = c.saturating_sub(d);
+                }
+            }
+            Kind::Tag {
+                tag,
+                closing: true,
+                partner: Some(opener),
+                ..
+            } => {
+                if let Some(Kind::Tag { ended, .. }) = tokens.get_mut(opener).map(|t| &mut t.kind) {
+                    *ended = true;
+                }
+                if let Some(stack) = self.tags.get_mut(tag.code().slot()) {
+                    while stack.last().is_some_and(|&o| {
+                        matches!(
+                            tokens.get(o).map(|t| t.kind),
+                            Some(Kind::Tag { ended: true, .. })
+                        )
+                    }) {
+                        stack.pop();
+                    }
+                }
+            }
+            Kind::Text | Kind::Break | Kind::Tag { .. } => {}
+        }
+    }
+
+    /// The inline codes in force.
+    fn style(&self, tokens: &[Token]) -> StyleSet {
+        let mut set = StyleSet::EMPTY;
+        for (c, code) in self.counts.iter().zip(StyleCode::FLAGS) {
+            if *c > 0 {
+                set.insert(code);
+            }
+        }
+        for stack in &self.tags {
+            if let Some(Kind::Tag { tag, .. }) =
+                stack.last().and_then(|&o| tokens.get(o)).map(|t| t.kind)
+            {
+                set.insert(tag.code());
+            }
+        }
+        set
     }
 }

@@ -19,38 +19,34 @@
 //!   into `\n`); whitespace at the start and end of a line's content is written as
 //!   character references (`&#32;`, `&#9;`, `&#12;`) so that H6 never drops it.
 
-use super::{lines, stretch_ends, Feature, InlineStack, Line};
+use super::{lines, stretch_ends, Ends, Feature, InlineStack, Line};
+use crate::vocab::{push_hex, row, PALETTE, SIZES};
 use crate::{Family, Formatted, StyleCode, StyleSet};
 
-/// The open tag of an inline feature (fixed strings: no user text in attributes, W1).
-fn open_tag(f: Feature) -> &'static str {
-    match f.0 {
-        StyleCode::Bold => "<b>",
-        StyleCode::Italic => "<i>",
-        StyleCode::Underline => "<u>",
-        StyleCode::Strike => "<s>",
-        StyleCode::Small => "<span style=\"font-size:13px\">",
-        StyleCode::Normal => "<span style=\"font-size:15px\">",
-        StyleCode::Large => "<span style=\"font-size:18px\">",
-        StyleCode::VeryLarge => "<span style=\"font-size:20px\">",
-        StyleCode::DefaultColour => "<span style=\"color:#050a19\">",
-        StyleCode::Green => "<span style=\"color:#15a85f\">",
-        StyleCode::Yellow => "<span style=\"color:#f7b503\">",
-        StyleCode::Orange => "<span style=\"color:#f27806\">",
-        StyleCode::Red => "<span style=\"color:#db342e\">",
-        // Line codes are never inline features.
-        _ => "<span>",
+/// Writes the open tag of an inline feature.
+fn open_tag(out: &mut String, f: Feature) {
+    out.push('<');
+    out.push_str(row(f.0).element);
+    if let Some(&(_, px)) = SIZES.iter().find(|s| s.0 == f.0) {
+        out.push_str(" style=\"font-size:");
+        // sizes are two-digit pixel counts
+        for d in [px / 10 % 10, px % 10] {
+            out.push(char::from(b'0' + d as u8));
+        }
+        out.push_str("px\"");
+    } else if let Some(c) = PALETTE.iter().find(|c| c.code == f.0) {
+        out.push_str(" style=\"color:");
+        push_hex(out, c.rgb);
+        out.push('"');
     }
+    out.push('>');
 }
 
-fn close_tag(f: Feature) -> &'static str {
-    match f.0 {
-        StyleCode::Bold => "</b>",
-        StyleCode::Italic => "</i>",
-        StyleCode::Underline => "</u>",
-        StyleCode::Strike => "</s>",
-        _ => "</span>",
-    }
+/// Writes the close tag of an inline feature.
+fn close_tag(out: &mut String, f: Feature) {
+    out.push_str("</");
+    out.push_str(row(f.0).element);
+    out.push('>');
 }
 
 /// Escapes `s` into `out` in one scan, pushing unescaped slices whole (W1). With
@@ -102,14 +98,10 @@ enum Want {
 }
 
 fn wants(codes: StyleSet) -> Vec<Want> {
-    let depth = match codes.get(Family::Indent) {
-        Some(StyleCode::Indent1) => 1,
-        Some(StyleCode::Indent2) => 2,
-        Some(StyleCode::Indent3) => 3,
-        Some(StyleCode::Indent4) => 4,
-        Some(_) => 5,
-        None => 0,
-    };
+    let depth = codes
+        .get(Family::Indent)
+        .and_then(StyleCode::indent_level)
+        .unwrap_or(0);
     match codes.get(Family::List) {
         Some(kind) => {
             let mut w = vec![Want::Outer(kind); depth];
@@ -128,13 +120,6 @@ const fn fits(frame: Frame, want: Want) -> bool {
     }
 }
 
-const fn list_tags(kind: StyleCode) -> (&'static str, &'static str) {
-    match kind {
-        StyleCode::Ordered => ("<ol>", "</ol>"),
-        _ => ("<ul>", "</ul>"),
-    }
-}
-
 struct Writer {
     out: String,
     frames: Vec<Frame>,
@@ -144,26 +129,18 @@ struct Writer {
 impl Writer {
     fn close_inline(&mut self) {
         let out = &mut self.out;
-        self.inline.transition(
-            StyleSet::EMPTY,
-            None,
-            |f| out.push_str(close_tag(f)),
-            |_| {},
-        );
+        self.inline
+            .transition(StyleSet::EMPTY, None, |f| close_tag(out, f), |_| {});
     }
 
-    fn style(&mut self, style: StyleSet, ends: Option<&[usize; 6]>) {
+    fn style(&mut self, style: StyleSet, ends: Option<&Ends>) {
         let out = &mut self.out;
         // Two closures may not both borrow `out`: collect the opens, then write them.
         let mut opens: Vec<Feature> = Vec::new();
-        self.inline.transition(
-            style,
-            ends,
-            |f| out.push_str(close_tag(f)),
-            |f| opens.push(f),
-        );
+        self.inline
+            .transition(style, ends, |f| close_tag(out, f), |f| opens.push(f));
         for f in opens {
-            self.out.push_str(open_tag(f));
+            open_tag(&mut self.out, f);
         }
     }
 
@@ -194,12 +171,12 @@ impl Writer {
                     self.frames.push(Frame::Quote);
                 }
                 Want::Outer(kind) => {
-                    self.out.push_str(list_tags(kind).0);
+                    self.open_list(kind);
                     self.out.push_str("<li style=\"list-style-type:none\">");
                     self.frames.push(Frame::List(kind));
                 }
                 Want::Item(kind) => {
-                    self.out.push_str(list_tags(kind).0);
+                    self.open_list(kind);
                     self.out.push_str("<li>");
                     self.frames.push(Frame::List(kind));
                 }
@@ -207,19 +184,27 @@ impl Writer {
         }
     }
 
+    /// Opens the list element of list code `kind` (H3: `ul` is `lst_1`, `ol` is `lst_2`).
+    fn open_list(&mut self, kind: StyleCode) {
+        self.out.push('<');
+        self.out.push_str(row(kind).element);
+        self.out.push('>');
+    }
+
     fn close_frame(&mut self) {
         match self.frames.pop() {
             Some(Frame::Quote) => self.out.push_str("</blockquote>"),
             Some(Frame::List(kind)) => {
-                self.out.push_str("</li>");
-                self.out.push_str(list_tags(kind).1);
+                self.out.push_str("</li></");
+                self.out.push_str(row(kind).element);
+                self.out.push('>');
             }
             None => {}
         }
     }
 
     /// Writes one line's content, leading and trailing whitespace as references (H6).
-    fn content(&mut self, text: &str, line: &Line<'_>, ends: &[[usize; 6]], at: &mut usize) {
+    fn content(&mut self, text: &str, line: &Line<'_>, ends: &[Ends], at: &mut usize) {
         let (cs, ce) = line.content_range();
         let body = text.get(cs..ce).unwrap_or("");
         let lead = cs + body.bytes().take_while(|&b| is_space(b)).count();

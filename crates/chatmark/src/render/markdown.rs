@@ -24,8 +24,11 @@
 //!   result once and comparing with what was meant — ranges whose delimiters the flanking
 //!   rules could not place. One render and one parse: linear time (L1).
 
-use super::{lines, runs_from, stretch_ends, Feature, InlineStack, Piece};
+use super::{lines, runs_from, stretch_ends, Ends, Feature, InlineStack, Line, Piece};
 use crate::markdown::chars::{class, Class};
+use crate::style::INLINE_SLOTS;
+use crate::utf16::Span;
+use crate::vocab::{markup, row, Markup, Tag};
 use crate::{utf16_len, Family, Formatted, StyleCode, StyleSet, TextStyle};
 
 /// Markdown rendered from a message, with what it could not express (W2).
@@ -144,58 +147,42 @@ impl Loss {
     }
 }
 
-/// The codes markdown has no spelling for.
-const UNSAYABLE: [StyleCode; 4] = [
-    StyleCode::Small,
-    StyleCode::Normal,
-    StyleCode::VeryLarge,
-    StyleCode::DefaultColour,
-];
-
-fn sayable(mut s: StyleSet) -> StyleSet {
-    for c in UNSAYABLE {
-        s.remove(c);
+/// Whether markdown has a spelling for `code`: a delimiter, a tag or a line prefix.
+const fn is_sayable(code: StyleCode) -> bool {
+    match markup(code) {
+        Markup::Delim(_) | Markup::Tag(_) => true,
+        Markup::Absent => code.is_line_code(),
     }
-    s
 }
 
+/// `s` without the codes markdown cannot spell.
+fn sayable(s: StyleSet) -> StyleSet {
+    s.iter().filter(|&c| is_sayable(c)).collect()
+}
+
+/// The codes of `s` written as delimiters (I4, I5).
 fn delims_of(s: StyleSet) -> StyleSet {
-    let mut d = StyleSet::EMPTY;
-    for c in [StyleCode::Bold, StyleCode::Italic, StyleCode::Strike] {
-        if s.contains(c) {
-            d.insert(c);
+    s.iter()
+        .filter(|&c| matches!(markup(c), Markup::Delim(_)))
+        .collect()
+}
+
+/// The tag of each inline slot of `s` (I3), if its code is written as one.
+fn tags_of(s: StyleSet) -> [Option<Tag>; INLINE_SLOTS] {
+    let mut tags = [None; INLINE_SLOTS];
+    for c in s.iter() {
+        if let (Markup::Tag(t), Some(slot)) = (markup(c), tags.get_mut(c.slot())) {
+            *slot = Some(t);
         }
     }
-    d
+    tags
 }
 
-/// The tag name of a tag-spelled code (I3).
-fn tag_name(c: StyleCode) -> &'static str {
-    match c {
-        StyleCode::Underline => "underline",
-        StyleCode::Large => "big",
-        StyleCode::Red => "red",
-        StyleCode::Orange => "orange",
-        StyleCode::Yellow => "yellow",
-        _ => "green",
-    }
-}
-
-/// The three tag slots: underline, size, colour.
-fn tags_of(s: StyleSet) -> [Option<StyleCode>; 3] {
-    [
-        s.contains(StyleCode::Underline)
-            .then_some(StyleCode::Underline),
-        s.get(Family::Size),
-        s.get(Family::Colour),
-    ]
-}
-
+/// The delimiter of a delimiter feature.
 fn delimiter(f: Feature) -> &'static str {
-    match f.0 {
-        StyleCode::Bold => "**",
-        StyleCode::Italic => "*",
-        _ => "~~",
+    match markup(f.0) {
+        Markup::Delim(d) => d,
+        Markup::Tag(_) | Markup::Absent => "",
     }
 }
 
@@ -227,7 +214,7 @@ struct Plan<'a> {
 struct Writer {
     out: String,
     delims: InlineStack,
-    tags: [Option<StyleCode>; 3],
+    tags: [Option<Tag>; INLINE_SLOTS],
 }
 
 /// A zero-width separator: an empty, matched tag pair of a spelling used nowhere else.
@@ -239,7 +226,7 @@ impl Writer {
     /// Moves to `target` between text ending in a character of class `prev` and text
     /// starting with one of class `next` (whitespace at a line's edges), placing separators
     /// where the flanking rules (I4) would otherwise refuse a delimiter.
-    fn to(&mut self, target: StyleSet, ends: Option<&[usize; 6]>, prev: Class, next: Class) {
+    fn to(&mut self, target: StyleSet, ends: Option<&Ends>, prev: Class, next: Class) {
         let mut closers = String::new();
         let mut opens: Vec<Feature> = Vec::new();
         self.delims.transition(
@@ -251,19 +238,19 @@ impl Writer {
         let mut tags = String::new();
         let want = tags_of(target);
         for (have, want) in self.tags.iter().zip(want) {
-            if let Some(c) = *have {
-                if Some(c) != want {
+            if let Some(t) = *have {
+                if Some(t) != want {
                     tags.push_str("{/");
-                    tags.push_str(tag_name(c));
+                    tags.push_str(t.name());
                     tags.push('}');
                 }
             }
         }
         for (have, want) in self.tags.iter_mut().zip(want) {
-            if let Some(c) = want {
-                if Some(c) != *have {
+            if let Some(t) = want {
+                if Some(t) != *have {
                     tags.push('{');
-                    tags.push_str(tag_name(c));
+                    tags.push_str(t.name());
                     tags.push('}');
                 }
             }
@@ -311,7 +298,7 @@ impl Writer {
 }
 
 /// Ranges (in units) where two canonical run lists give different styles. One merge walk.
-fn differences(a: &[TextStyle], b: &[TextStyle]) -> Vec<(usize, usize)> {
+fn differences(a: &[TextStyle], b: &[TextStyle]) -> Vec<Span> {
     let at = |runs: &[TextStyle], k: usize, pos: usize| -> (StyleSet, usize) {
         match runs.get(k) {
             Some(r) if r.start <= pos => (r.st, r.end()),
@@ -320,7 +307,7 @@ fn differences(a: &[TextStyle], b: &[TextStyle]) -> Vec<(usize, usize)> {
         }
     };
     let (mut ia, mut ib, mut pos) = (0, 0, 0);
-    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut out: Vec<Span> = Vec::new();
     loop {
         while a.get(ia).is_some_and(|r| r.end() <= pos) {
             ia += 1;
@@ -336,8 +323,8 @@ fn differences(a: &[TextStyle], b: &[TextStyle]) -> Vec<(usize, usize)> {
         }
         if sa != sb {
             match out.last_mut() {
-                Some(last) if last.1 == pos => last.1 = next,
-                _ => out.push((pos, next)),
+                Some(last) if last.end == pos => last.end = next,
+                _ => out.push(Span::new(pos, next)),
             }
         }
         pos = next;
@@ -388,6 +375,14 @@ fn align(back: &Formatted, meant: &str) -> Option<(Formatted, Vec<usize>)> {
     ))
 }
 
+/// Units left out of the text as meant (leading spaces, P1): at `at` in the meant text,
+/// `units` of the message.
+#[derive(Clone, Copy, Debug)]
+struct Omitted {
+    at: usize,
+    units: usize,
+}
+
 impl Formatted {
     /// Renders the message in the markdown dialect (W2), reporting what it cannot express;
     /// when nothing is reported, `parse_markdown` reads the text back exactly.
@@ -402,15 +397,30 @@ impl Formatted {
     /// assert_eq!(chatmark::parse_markdown(&md.text), f);
     /// ```
     pub fn to_markdown(&self) -> Markdown {
+        let mut lost = self.unsayable_codes();
+        let (plans, omitted) = plan_lines(self, &mut lost);
+        lost.sort_by_key(|u| u.start);
+        let (styles, break_styles) = piece_styles(&plans);
+        let (text, meant) = write(&plans, &styles, &break_styles, self.text.len());
+        // Check once: parse the result and compare with what was meant.
+        let back = crate::parse_markdown(&text);
+        if back != meant {
+            placement_losses(self, &back, &meant, &omitted, &mut lost);
+        }
+        Markdown {
+            text,
+            unexpressed: lost,
+        }
+    }
+
+    /// The codes with no markdown spelling, each merged over touching runs.
+    fn unsayable_codes(&self) -> Vec<Unexpressed> {
         let mut lost: Vec<Unexpressed> = Vec::new();
-        // Codes with no spelling, merged over touching runs.
-        let mut last: [Option<usize>; 4] = [None; 4];
+        // per code (table index), its last report, to extend over touching runs
+        let mut last: [Option<usize>; StyleCode::ALL.len()] = [None; StyleCode::ALL.len()];
         for r in &self.text_styles {
-            for (k, c) in UNSAYABLE.iter().enumerate() {
-                if !r.st.contains(*c) {
-                    continue;
-                }
-                let slot = last.get_mut(k);
+            for c in r.st.iter().filter(|&c| !is_sayable(c)) {
+                let slot = last.get_mut(usize::from(c.index()));
                 match slot
                     .as_deref()
                     .copied()
@@ -425,209 +435,250 @@ impl Formatted {
                         lost.push(Unexpressed {
                             start: r.start,
                             len: r.len,
-                            what: Loss::Code(*c),
+                            what: Loss::Code(c),
                         });
                     }
                 }
             }
         }
-        // Plan the lines: leading spaces and partial line codes left out.
-        let mut plans: Vec<Plan<'_>> = Vec::new();
-        // (position in the expected text, units left out there)
-        let mut omitted: Vec<(usize, usize)> = Vec::new();
-        let mut expected_pos = 0usize;
-        for line in lines(self) {
-            if line.mixed {
-                let (a, b) = match (line.content.first(), line.content.last()) {
-                    (Some(a), Some(b)) => (a.unit, b.unit + utf16_len(b.text)),
-                    _ => (0, 0),
-                };
-                lost.push(Unexpressed {
-                    start: a,
-                    len: b - a,
-                    what: Loss::PartialLineCodes,
-                });
-            }
-            let mut content = line.content;
-            let spaces = content
-                .iter()
-                .map(|p| p.text)
-                .collect::<Vec<_>>()
-                .concat()
-                .bytes()
-                .take_while(|&b| b == b' ')
-                .count();
-            if spaces > 0 {
-                let start = content.first().map_or(0, |p| p.unit);
-                lost.push(Unexpressed {
-                    start,
-                    len: spaces,
-                    what: Loss::LeadingSpaces,
-                });
-                omitted.push((expected_pos, spaces));
-                let mut left = spaces;
-                content.retain_mut(|p| {
-                    if left == 0 {
-                        return true;
-                    }
-                    let n = left.min(p.text.len());
-                    left -= n;
-                    p.text = p.text.get(n..).unwrap_or("");
-                    p.byte += n;
-                    p.unit += n;
-                    !p.text.is_empty()
-                });
-            }
-            for p in content.iter().chain(&line.brk) {
-                expected_pos += utf16_len(p.text);
-            }
-            let codes = if content.is_empty() {
-                StyleSet::EMPTY
-            } else {
-                line.codes
+        lost
+    }
+}
+
+/// Plans the lines: leading spaces (P1) and line codes that do not cover the whole line are
+/// left out and reported; returns the plans and where the spaces were left out.
+fn plan_lines<'a>(f: &'a Formatted, lost: &mut Vec<Unexpressed>) -> (Vec<Plan<'a>>, Vec<Omitted>) {
+    let mut plans: Vec<Plan<'_>> = Vec::new();
+    let mut omitted: Vec<Omitted> = Vec::new();
+    // position in the text as meant
+    let mut expected_pos = 0usize;
+    for line in lines(f) {
+        if line.mixed {
+            let (a, b) = match (line.content.first(), line.content.last()) {
+                (Some(a), Some(b)) => (a.unit, b.unit + utf16_len(b.text)),
+                _ => (0, 0),
             };
-            plans.push(Plan {
-                content,
-                brk: line.brk,
-                codes,
+            lost.push(Unexpressed {
+                start: a,
+                len: b - a,
+                what: Loss::PartialLineCodes,
             });
         }
-        lost.sort_by_key(|u| u.start);
-
-        // The style each emitted piece is written with; a break keeps a delimiter style
-        // only when the text on both sides (on non-empty lines) has it too.
-        let mut styles: Vec<StyleSet> = Vec::new();
-        let mut break_styles: Vec<StyleSet> = Vec::with_capacity(plans.len());
-        for (k, plan) in plans.iter().enumerate() {
-            styles.extend(plan.content.iter().map(|p| sayable(p.style)));
-            let Some(nl) = plan.brk.last() else {
-                break_styles.push(StyleSet::EMPTY);
-                continue;
-            };
-            let before = plan.content.last().map(|p| delims_of(p.style));
-            let after = plans
-                .get(k + 1)
-                .and_then(|n| n.content.first())
-                .map(|p| delims_of(p.style));
-            let mut st = sayable(nl.style);
-            for c in [StyleCode::Bold, StyleCode::Italic, StyleCode::Strike] {
-                let both =
-                    before.is_some_and(|s| s.contains(c)) && after.is_some_and(|s| s.contains(c));
-                if !both {
-                    st.remove(c);
-                }
-            }
-            styles.push(st);
-            break_styles.push(st);
+        let Line {
+            mut content,
+            brk,
+            codes,
+            ..
+        } = line;
+        let spaces = leading_spaces(&content);
+        if spaces > 0 {
+            let start = content.first().map_or(0, |p| p.unit);
+            lost.push(Unexpressed {
+                start,
+                len: spaces,
+                what: Loss::LeadingSpaces,
+            });
+            omitted.push(Omitted {
+                at: expected_pos,
+                units: spaces,
+            });
+            drop_leading(&mut content, spaces);
         }
-        let delim_styles: Vec<StyleSet> = styles.iter().map(|s| delims_of(*s)).collect();
-        let ends = stretch_ends(&delim_styles);
-
-        // Emit, building the message as meant (what the text should read back as).
-        let mut w = Writer {
-            out: String::with_capacity(self.text.len() + self.text.len() / 4 + 16),
-            delims: InlineStack::default(),
-            tags: [None; 3],
+        for p in content.iter().chain(&brk) {
+            expected_pos += utf16_len(p.text);
+        }
+        let codes = if content.is_empty() {
+            StyleSet::EMPTY
+        } else {
+            codes
         };
-        let mut meant_text = String::with_capacity(self.text.len());
-        let mut meant: Vec<(usize, StyleSet)> = Vec::new();
-        let mut at = 0usize;
-        let first_class = |t: &str| t.chars().next().map_or(Class::Whitespace, class);
-        let last_class = |t: &str| t.chars().next_back().map_or(Class::Whitespace, class);
-        let mut prev = Class::Whitespace;
-        for (plan, brk_style) in plans.iter().zip(&break_styles) {
-            prev = Class::Whitespace;
-            if let Some(first) = plan.content.first() {
-                let level = match plan.codes.get(Family::Indent) {
-                    Some(c) => (c as u8 - StyleCode::Indent1 as u8) as usize + 1,
-                    None => 0,
-                };
-                for _ in 0..level {
-                    w.out.push_str("  ");
-                }
-                match plan.codes.get(Family::List) {
-                    Some(StyleCode::Bullet) => w.out.push_str("- "),
-                    Some(_) => w.out.push_str("1. "),
-                    None => {}
-                }
-                let first_byte = first.byte;
-                // The `.` of a leading `1.`–`999.` (P3) is escaped.
-                let line_text: String = plan.content.iter().map(|p| p.text).collect();
-                let digits = line_text.bytes().take_while(u8::is_ascii_digit).count();
-                let dot = ((1..=3).contains(&digits)
-                    && line_text.as_bytes().get(digits) == Some(&b'.'))
-                .then_some(first_byte + digits);
-                for p in &plan.content {
-                    let style = styles.get(at).copied().unwrap_or_default();
-                    w.to(style, ends.get(at), prev, first_class(p.text));
-                    at += 1;
-                    escape(&mut w.out, p, first_byte, dot);
-                    prev = last_class(p.text);
-                    meant_text.push_str(p.text);
-                    meant.push((utf16_len(p.text), sayable(p.style).with(plan.codes)));
-                }
-            }
-            if !plan.brk.is_empty() {
-                w.to(*brk_style, ends.get(at), prev, Class::Whitespace);
-                at += 1;
-                for p in &plan.brk {
-                    w.out.push_str(p.text);
-                    meant_text.push_str(p.text);
-                    meant.push((utf16_len(p.text), sayable(p.style)));
-                }
-            }
-        }
-        w.to(StyleSet::EMPTY, None, prev, Class::Whitespace);
+        plans.push(Plan {
+            content,
+            brk,
+            codes,
+        });
+    }
+    (plans, omitted)
+}
 
-        // Check once: parse the result and compare with what was meant.
-        let meant = Formatted {
-            text: meant_text,
-            text_styles: runs_from(meant),
-        };
-        let back = crate::parse_markdown(&w.out);
-        if back != meant {
-            match align(&back, &meant.text) {
-                None => lost.push(Unexpressed {
-                    start: 0,
-                    len: utf16_len(&self.text),
-                    what: Loss::Text,
-                }),
-                Some((kept, extras)) => {
-                    let mut ranges = differences(&kept.text_styles, &meant.text_styles);
-                    if ranges.is_empty() {
-                        // Literal delimiters and no style lost: point at where they stand.
-                        let total = utf16_len(&meant.text);
-                        ranges = extras
-                            .iter()
-                            .map(|&e| (e.min(total.saturating_sub(1)), (e + 1).min(total)))
-                            .collect();
-                    }
-                    // Map positions of the meant text back to the message (left-out spaces).
-                    let mut shift = 0usize;
-                    let mut om = omitted.iter().peekable();
-                    for (s, e) in ranges {
-                        while let Some(&&(p, n)) = om.peek() {
-                            if p > s {
-                                break;
-                            }
-                            shift += n;
-                            om.next();
-                        }
-                        lost.push(Unexpressed {
-                            start: s + shift,
-                            len: e.saturating_sub(s).max(1),
-                            what: Loss::Placement,
-                        });
-                    }
-                    lost.sort_by_key(|u| u.start);
-                }
-            }
-        }
-        Markdown {
-            text: w.out,
-            unexpressed: lost,
+/// The number of spaces a line's content starts with.
+fn leading_spaces(content: &[Piece<'_>]) -> usize {
+    let mut n = 0;
+    for p in content {
+        let k = p.text.bytes().take_while(|&b| b == b' ').count();
+        n += k;
+        if k < p.text.len() {
+            break;
         }
     }
+    n
+}
+
+/// Removes the first `spaces` bytes (all spaces) from a line's pieces.
+fn drop_leading(content: &mut Vec<Piece<'_>>, spaces: usize) {
+    let mut left = spaces;
+    content.retain_mut(|p| {
+        if left == 0 {
+            return true;
+        }
+        let n = left.min(p.text.len());
+        left -= n;
+        p.text = p.text.get(n..).unwrap_or("");
+        p.byte += n;
+        p.unit += n;
+        !p.text.is_empty()
+    });
+}
+
+/// The style each emitted piece is written with, and each line break's; a break keeps a
+/// delimiter style only when the text on both sides (on non-empty lines) has it too.
+fn piece_styles(plans: &[Plan<'_>]) -> (Vec<StyleSet>, Vec<StyleSet>) {
+    let mut styles: Vec<StyleSet> = Vec::new();
+    let mut break_styles: Vec<StyleSet> = Vec::with_capacity(plans.len());
+    for (k, plan) in plans.iter().enumerate() {
+        styles.extend(plan.content.iter().map(|p| sayable(p.style)));
+        let Some(nl) = plan.brk.last() else {
+            break_styles.push(StyleSet::EMPTY);
+            continue;
+        };
+        let before = plan.content.last().map(|p| delims_of(p.style));
+        let after = plans
+            .get(k + 1)
+            .and_then(|n| n.content.first())
+            .map(|p| delims_of(p.style));
+        let mut st = sayable(nl.style);
+        for c in delims_of(st).iter() {
+            let both =
+                before.is_some_and(|s| s.contains(c)) && after.is_some_and(|s| s.contains(c));
+            if !both {
+                st.remove(c);
+            }
+        }
+        styles.push(st);
+        break_styles.push(st);
+    }
+    (styles, break_styles)
+}
+
+/// The line prefix of line codes (P3, P4): `2d` spaces for `ind_d`, then the list marker.
+fn push_prefix(out: &mut String, codes: StyleSet) {
+    let level = codes
+        .get(Family::Indent)
+        .and_then(StyleCode::indent_level)
+        .unwrap_or(0);
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+    if let Some(marker) = codes.get(Family::List).and_then(|c| row(c).list_marker) {
+        out.push_str(marker);
+    }
+}
+
+/// Writes the planned lines with their styles; returns the markdown and the message as
+/// meant (what the markdown should read back as).
+fn write(
+    plans: &[Plan<'_>],
+    styles: &[StyleSet],
+    break_styles: &[StyleSet],
+    len: usize,
+) -> (String, Formatted) {
+    let delim_styles: Vec<StyleSet> = styles.iter().map(|s| delims_of(*s)).collect();
+    let ends = stretch_ends(&delim_styles);
+    let mut w = Writer {
+        out: String::with_capacity(len + len / 4 + 16),
+        delims: InlineStack::default(),
+        tags: [None; INLINE_SLOTS],
+    };
+    let mut meant_text = String::with_capacity(len);
+    let mut meant: Vec<(usize, StyleSet)> = Vec::new();
+    let mut at = 0usize;
+    let first_class = |t: &str| t.chars().next().map_or(Class::Whitespace, class);
+    let last_class = |t: &str| t.chars().next_back().map_or(Class::Whitespace, class);
+    let mut prev = Class::Whitespace;
+    for (plan, brk_style) in plans.iter().zip(break_styles) {
+        prev = Class::Whitespace;
+        if let Some(first) = plan.content.first() {
+            push_prefix(&mut w.out, plan.codes);
+            let first_byte = first.byte;
+            // The `.` of a leading `1.`–`999.` (P3) is escaped.
+            let line_text: String = plan.content.iter().map(|p| p.text).collect();
+            let digits = line_text.bytes().take_while(u8::is_ascii_digit).count();
+            let dot = ((1..=3).contains(&digits)
+                && line_text.as_bytes().get(digits) == Some(&b'.'))
+            .then_some(first_byte + digits);
+            for p in &plan.content {
+                let style = styles.get(at).copied().unwrap_or_default();
+                w.to(style, ends.get(at), prev, first_class(p.text));
+                at += 1;
+                escape(&mut w.out, p, first_byte, dot);
+                prev = last_class(p.text);
+                meant_text.push_str(p.text);
+                meant.push((utf16_len(p.text), sayable(p.style).with(plan.codes)));
+            }
+        }
+        if !plan.brk.is_empty() {
+            w.to(*brk_style, ends.get(at), prev, Class::Whitespace);
+            at += 1;
+            for p in &plan.brk {
+                w.out.push_str(p.text);
+                meant_text.push_str(p.text);
+                meant.push((utf16_len(p.text), sayable(p.style)));
+            }
+        }
+    }
+    w.to(StyleSet::EMPTY, None, prev, Class::Whitespace);
+    let meant = Formatted {
+        text: meant_text,
+        text_styles: runs_from(meant),
+    };
+    (w.out, meant)
+}
+
+/// Reports where the re-parse `back` differs from the message as `meant`: ranges whose
+/// delimiters the flanking rules could not place, mapped back to positions of the message
+/// `f` (over the left-out spaces); or the whole text when the texts differ otherwise.
+fn placement_losses(
+    f: &Formatted,
+    back: &Formatted,
+    meant: &Formatted,
+    omitted: &[Omitted],
+    lost: &mut Vec<Unexpressed>,
+) {
+    let Some((kept, extras)) = align(back, &meant.text) else {
+        lost.push(Unexpressed {
+            start: 0,
+            len: utf16_len(&f.text),
+            what: Loss::Text,
+        });
+        return;
+    };
+    let mut ranges = differences(&kept.text_styles, &meant.text_styles);
+    if ranges.is_empty() {
+        // Literal delimiters and no style lost: point at where they stand.
+        let total = utf16_len(&meant.text);
+        ranges = extras
+            .iter()
+            .map(|&e| Span::new(e.min(total.saturating_sub(1)), (e + 1).min(total)))
+            .collect();
+    }
+    // Map positions of the meant text back to the message (left-out spaces).
+    let mut shift = 0usize;
+    let mut om = omitted.iter().peekable();
+    for r in ranges {
+        while let Some(o) = om.peek() {
+            if o.at > r.start {
+                break;
+            }
+            shift += o.units;
+            om.next();
+        }
+        lost.push(Unexpressed {
+            start: r.start + shift,
+            len: r.len().max(1),
+            what: Loss::Placement,
+        });
+    }
+    lost.sort_by_key(|u| u.start);
 }
 
 #[cfg(test)]

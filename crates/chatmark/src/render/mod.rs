@@ -7,6 +7,7 @@ pub(crate) mod html;
 pub(crate) mod markdown;
 
 use crate::builder::RunBuilder;
+use crate::style::INLINE_SLOTS;
 use crate::{Formatted, StyleCode, StyleSet, TextStyle};
 
 /// A maximal piece of one line's content (or of its line break) with one style.
@@ -125,39 +126,25 @@ pub(crate) struct Feature(pub StyleCode);
 
 /// The features of the inline part of `style`, in table order.
 pub(crate) fn features(style: StyleSet) -> impl Iterator<Item = Feature> {
-    let mut all = [None; 6];
+    let mut all = [None; INLINE_SLOTS];
     for (slot, code) in all.iter_mut().zip(style.without_line_codes().iter()) {
         *slot = Some(Feature(code));
     }
     all.into_iter().flatten()
 }
 
-/// Family slot of a feature (0..6): `b i u s`, size, colour.
-pub(crate) fn slot(f: Feature) -> usize {
-    match f.0 {
-        StyleCode::Bold => 0,
-        StyleCode::Italic => 1,
-        StyleCode::Underline => 2,
-        StyleCode::Strike => 3,
-        c => match c.family() {
-            crate::Family::Size => 4,
-            _ => 5,
-        },
-    }
-}
+/// Per inline slot ([`StyleCode::slot`]), the index of the last piece of a stretch.
+pub(crate) type Ends = [usize; INLINE_SLOTS];
 
-/// For every piece of a sequence, per feature slot, the index of the last piece of the
+/// For every piece of a sequence, per inline slot, the index of the last piece of the
 /// contiguous stretch over which that slot keeps its value: longer-lived features open
 /// first (outermost), so fewer tags are closed and reopened. One backward pass.
-pub(crate) fn stretch_ends(styles: &[StyleSet]) -> Vec<[usize; 6]> {
-    let value = |s: &StyleSet, k: usize| -> Option<StyleCode> {
-        features(*s).find(|&f| slot(f) == k).map(|f| f.0)
-    };
-    let mut ends = vec![[0usize; 6]; styles.len()];
+pub(crate) fn stretch_ends(styles: &[StyleSet]) -> Vec<Ends> {
+    let mut ends = vec![[0usize; INLINE_SLOTS]; styles.len()];
     for p in (0..styles.len()).rev() {
-        for k in 0..6 {
-            let here = styles.get(p).and_then(|s| value(s, k));
-            let next = styles.get(p + 1).and_then(|s| value(s, k));
+        for k in 0..INLINE_SLOTS {
+            let here = styles.get(p).and_then(|s| s.in_slot(k));
+            let next = styles.get(p + 1).and_then(|s| s.in_slot(k));
             let end = if p + 1 < styles.len() && here == next {
                 ends.get(p + 1).and_then(|e| e.get(k)).copied().unwrap_or(p)
             } else {
@@ -184,7 +171,7 @@ impl InlineStack {
     pub fn transition(
         &mut self,
         target: StyleSet,
-        ends: Option<&[usize; 6]>,
+        ends: Option<&Ends>,
         mut close: impl FnMut(Feature),
         mut open: impl FnMut(Feature),
     ) {
@@ -201,7 +188,8 @@ impl InlineStack {
             .collect();
         if let Some(ends) = ends {
             // Stable: ties keep table order.
-            missing.sort_by_key(|&f| core::cmp::Reverse(ends.get(slot(f)).copied().unwrap_or(0)));
+            missing
+                .sort_by_key(|&f| core::cmp::Reverse(ends.get(f.0.slot()).copied().unwrap_or(0)));
         }
         for f in missing {
             open(f);

@@ -1,6 +1,9 @@
-//! Shared by the HTML tokenizer tests: a sink recording the token stream.
+//! Shared by the integration tests: a sink recording the HTML token stream and the seeded
+//! generator.
 
 #![allow(dead_code)]
+
+pub mod rng;
 
 use chatmark::html::token::{StartTag, TokenSink};
 
@@ -23,6 +26,7 @@ pub struct Rec(pub Vec<Tok>);
 
 impl TokenSink for Rec {
     fn text(&mut self, text: &str) {
+        assert!(!text.is_empty(), "a tokenizer sent empty text");
         if let Some(Tok::Text(t)) = self.0.last_mut() {
             t.push_str(text);
         } else if !text.is_empty() {

@@ -1,0 +1,212 @@
+//! H4 inline CSS: the `style` declarations an element's effect takes (`font-weight`,
+//! `font-style`, `text-decoration`, `font-size`, `color`) and the colour rule shared with
+//! `color` on `font`. Sizes and colours come from the vocabulary's tables.
+
+use super::elements::Effect;
+use crate::vocab::{PALETTE, SIZES};
+use crate::StyleCode;
+
+/// CSS whitespace.
+const fn is_css_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}')
+}
+
+/// Removes `/* … */` comments (an unterminated one runs to the end), as H4 says: first.
+fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains("/*") {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(k) = rest.find("/*") {
+        let (before, after) = rest.split_at(k);
+        out.push_str(before);
+        let body = after.get(2..).unwrap_or("");
+        rest = match body.find("*/") {
+            Some(e) => body.get(e + 2..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Applies a `style` attribute's declarations in order onto `effect` (H4).
+pub(super) fn apply_style(style: &str, effect: &mut Effect) {
+    let style = strip_comments(style);
+    for decl in style.split(';') {
+        let Some((prop, value)) = decl.split_once(':') else {
+            continue;
+        };
+        let prop = prop.trim_matches(is_css_space);
+        let value = value.trim_matches(is_css_space);
+        let is = |p: &str| prop.eq_ignore_ascii_case(p);
+        if is("font-weight") {
+            if let Some(bold) = parse_weight(value) {
+                if bold {
+                    effect.set(StyleCode::Bold);
+                } else {
+                    effect.clear(StyleCode::Bold);
+                }
+            }
+        } else if is("font-style") {
+            if ["italic", "oblique"]
+                .iter()
+                .any(|k| value.eq_ignore_ascii_case(k))
+            {
+                effect.set(StyleCode::Italic);
+            } else if value.eq_ignore_ascii_case("normal") {
+                effect.clear(StyleCode::Italic);
+            }
+        } else if is("text-decoration") || is("text-decoration-line") {
+            for word in value.split(is_css_space).filter(|w| !w.is_empty()) {
+                if word.eq_ignore_ascii_case("underline") {
+                    effect.set(StyleCode::Underline);
+                } else if word.eq_ignore_ascii_case("line-through") {
+                    effect.set(StyleCode::Strike);
+                } else if word.eq_ignore_ascii_case("none") {
+                    effect.clear(StyleCode::Underline);
+                    effect.clear(StyleCode::Strike);
+                }
+            }
+        } else if is("font-size") {
+            if let Some(c) = parse_font_size(value) {
+                effect.set(c);
+            }
+        } else if is("color") {
+            if let Some(c) = parse_colour(value) {
+                effect.set(c);
+            }
+        }
+    }
+}
+
+/// 10^9: numbers are compared in billionths.
+const SCALE: u128 = 1_000_000_000;
+
+/// A non-negative decimal (`12`, `10.5`, `.5`) in billionths, saturating far above any
+/// threshold. Truncating past nine decimals keeps every comparison with the thresholds
+/// used here exact, as those have at most three decimals.
+fn parse_decimal(s: &str) -> Option<u128> {
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (s, None),
+    };
+    if int.is_empty() && frac.is_none() {
+        return None;
+    }
+    if !int.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut value: u128 = 0;
+    for b in int.bytes() {
+        value = (value * 10 + u128::from(b - b'0')).min(1_000_000_000_000);
+    }
+    value *= SCALE;
+    if let Some(frac) = frac {
+        if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let mut unit = SCALE;
+        for b in frac.bytes().take(9) {
+            unit /= 10;
+            value += u128::from(b - b'0') * unit;
+        }
+    }
+    Some(value)
+}
+
+/// `font-weight`: `Some(true)` adds `b`, `Some(false)` removes it, `None` is ignored.
+fn parse_weight(v: &str) -> Option<bool> {
+    let kw = |k: &str| v.eq_ignore_ascii_case(k);
+    if kw("bold") || kw("bolder") {
+        Some(true)
+    } else if kw("normal") || kw("lighter") {
+        Some(false)
+    } else {
+        parse_decimal(v).map(|n| n >= 600 * SCALE)
+    }
+}
+
+/// `font-size`: px or pt to the nearest size of [`SIZES`] (ties to the larger), or a keyword.
+fn parse_font_size(v: &str) -> Option<StyleCode> {
+    const KEYWORDS: [(&str, StyleCode); 9] = [
+        ("x-small", StyleCode::Small),
+        ("small", StyleCode::Small),
+        ("smaller", StyleCode::Small),
+        ("medium", StyleCode::Normal),
+        ("large", StyleCode::Large),
+        ("larger", StyleCode::Large),
+        ("x-large", StyleCode::VeryLarge),
+        ("xx-large", StyleCode::VeryLarge),
+        ("xxx-large", StyleCode::VeryLarge),
+    ];
+    if v.is_empty() {
+        return None;
+    }
+    if let Some(&(_, c)) = KEYWORDS.iter().find(|(k, _)| v.eq_ignore_ascii_case(k)) {
+        return Some(c);
+    }
+    let split = v.len().checked_sub(2)?;
+    let (num, unit) = (v.get(..split)?, v.get(split..)?);
+    let n = parse_decimal(num)?;
+    // Compare m·n px with the midpoints (a + b) / 2 of neighbouring sizes, all scaled by the
+    // same factor: px: 2n against a + b; pt (n·4/3 px): 8n against 3(a + b).
+    let (m, k) = if unit.eq_ignore_ascii_case("px") {
+        (2, 1)
+    } else if unit.eq_ignore_ascii_case("pt") {
+        (8, 3)
+    } else {
+        return None;
+    };
+    let x = n * m;
+    let mut size = SIZES.first()?.0;
+    for pair in SIZES.windows(2) {
+        if let [(_, a), (larger, b)] = *pair {
+            if x >= u128::from(k * (a + b)) * SCALE {
+                size = larger;
+            }
+        }
+    }
+    Some(size)
+}
+
+/// The colour rule of H4: the palette only, as `#rrggbb`, `rgb(r, g, b)` or a name.
+pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
+    let v = v.trim_matches(is_css_space);
+    let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix('#') {
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let byte = |k: usize| {
+            hex.get(k..k + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        };
+        [byte(0)?, byte(2)?, byte(4)?]
+    } else if v.len() > 4 && v.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("rgb(")) {
+        let inner = v.get(4..)?.strip_suffix(')')?;
+        let mut rgb = [0u8; 3];
+        let mut count = 0;
+        for part in inner.split(',').map(|p| p.trim_matches(is_css_space)) {
+            if part.is_empty() || part.len() > 8 || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let n = part
+                .parse::<u32>()
+                .ok()
+                .and_then(|n| u8::try_from(n).ok())?;
+            *rgb.get_mut(count)? = n;
+            count += 1;
+        }
+        if count != 3 {
+            return None;
+        }
+        rgb
+    } else {
+        return PALETTE
+            .iter()
+            .find(|c| c.tag.is_some_and(|t| v.eq_ignore_ascii_case(t.name())))
+            .map(|c| c.code);
+    };
+    PALETTE.iter().find(|c| c.rgb == rgb).map(|c| c.code)
+}

@@ -1,0 +1,217 @@
+//! Tests of the HTML-mode semantics beyond the data files: diagnostics (L3), deep nesting
+//! (L1) and no-panic sweeps over token sequences and strings (L2). The vectors of
+//! `tests/data/*.jsonl` run through the real tokenizers in `tests/vectors.rs`; the timing
+//! of the adversarial shapes is measured by the scaling binary (`benches`), not here.
+
+use super::*;
+use crate::html::token::Attribute;
+use crate::html::{parse_html_with, Backend};
+
+/// The shared seeded generator of the test suites.
+#[path = "../../../tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
+
+/// Semantics over chatmark's own tokenizer, whose spans the assertions below spell out.
+fn parse(input: &str) -> (Formatted, Vec<Diagnostic>) {
+    parse_html_with(input, Backend::Own)
+}
+
+// ---- L3 diagnostics ------------------------------------------------------------------
+
+/// A diagnostic as `(code, start, len)` in UTF-16 units.
+type Diag = (&'static str, usize, usize);
+
+/// The diagnostics of `input`.
+fn diags(input: &str) -> Vec<Diag> {
+    parse(input)
+        .1
+        .iter()
+        .map(|d| (d.code.as_str(), d.start, d.len))
+        .collect()
+}
+
+const UNMATCHED: &str = "unmatched_closing_tag";
+const UNCLOSED: &str = "unclosed_tag";
+const UNSUPPORTED: &str = "unsupported_element";
+
+/// Inputs and their diagnostics `(code, start, len)` (L3).
+#[rustfmt::skip]
+const DIAGNOSTIC_CASES: &[(&str, &[Diag])] = &[
+    ("<i>a</i></b>", &[(UNMATCHED, 8, 4)]),
+    ("a</p>b</li>", &[(UNMATCHED, 1, 4), (UNMATCHED, 6, 5)]),
+    // the second </b> finds no open b
+    ("<b>a</b></b>", &[(UNMATCHED, 8, 4)]),
+    // </br> is a br, never unmatched
+    ("a</br>b", &[]),
+    // a void element never opens, so its end tag is unmatched
+    ("<hr></hr>", &[(UNMATCHED, 4, 5)]),
+    // positions in UTF-16 units
+    ("\u{1F600}<b>x", &[(UNCLOSED, 2, 3)]),
+    ("<b>x</i>", &[(UNCLOSED, 0, 3), (UNMATCHED, 4, 4)]),
+    ("<div style=\"color:red\">\u{e9}", &[(UNCLOSED, 0, 23)]),
+    // li, p and tr may omit their end tag in HTML: no diagnostic for them
+    ("<ul><li>a<li><p>b", &[(UNCLOSED, 0, 4)]),
+    ("<table><tr>x", &[(UNCLOSED, 0, 7)]),
+    // elements closed by H5 before the end are not reported
+    ("<b><p>x</b>", &[]),
+    ("<b><i>x</b>y", &[(UNCLOSED, 3, 3)]),
+    ("<foo>x</foo>", &[(UNSUPPORTED, 0, 5)]),
+    ("a<img src=x>b", &[(UNSUPPORTED, 1, 11)]),
+    ("<x>y", &[(UNSUPPORTED, 0, 3), (UNCLOSED, 0, 3)]),
+    ("<span>a</span><font color=red>b</font>", &[]),
+];
+
+#[test]
+fn html_diagnostics_l3() {
+    for &(input, want) in DIAGNOSTIC_CASES {
+        assert_eq!(diags(input), want, "{input:?}");
+    }
+    // every element of the H3 table is known: no unsupported_element
+    let known =
+        "<b></b><strong></strong><i></i><em></em><u></u><ins></ins><s></s><strike></strike>\
+        <del></del><h1></h1><h2></h2><h3></h3><h4></h4><h5></h5><h6></h6><big></big>\
+        <small></small><red></red><orange></orange><yellow></yellow><green></green>\
+        <underline></underline><ul></ul><ol></ol><li></li><blockquote></blockquote><p></p>\
+        <div></div><pre></pre><hr><section></section><article></article><header></header>\
+        <footer></footer><table></table><tr></tr><br>";
+    assert_eq!(diags(known), []);
+}
+
+#[test]
+fn html_diagnostic_spans_inside_a_character_round_down() {
+    let input = "\u{e9}\u{1F600}x";
+    let mut sem = Semantics::new(input);
+    sem.end_tag("b", (1, 4));
+    sem.end_tag("i", (3, 99));
+    let (_, d) = sem.finish();
+    let got: Vec<_> = d.iter().map(|x| (x.start, x.len)).collect();
+    assert_eq!(got, [(0, 1), (1, 3)]);
+}
+
+#[test]
+fn html_no_diagnostics_for_clean_input() {
+    let (f, d) = parse("<b>a</b> <i>b</i><br><ul><li>c</li></ul>");
+    assert_eq!(f.text, "a b\nc");
+    assert!(d.is_empty());
+}
+
+// ---- L1 linear time, L2 no panic -----------------------------------------------------
+
+/// Parses `n` copies of each piece, concatenated.
+fn drive(pieces: &[(&str, usize)]) -> (Formatted, Vec<Diagnostic>) {
+    let mut src = String::new();
+    for (p, n) in pieces {
+        for _ in 0..*n {
+            src.push_str(p);
+        }
+    }
+    parse(&src)
+}
+
+#[test]
+fn html_deep_nesting_is_fine() {
+    let n = 100_000;
+    let (f, _) = drive(&[("<b>", n), ("x", 1), ("</b>", n)]);
+    assert_eq!((f.text.as_str(), f.text_styles.len()), ("x", 1));
+    let first_codes = |f: &Formatted| -> Vec<&str> {
+        f.text_styles[0].st.iter().map(StyleCode::as_str).collect()
+    };
+    let (f, d) = drive(&[("<b>", n), ("<i>", n), ("</b>", n), ("x", 1)]);
+    assert_eq!(first_codes(&f), ["i"]);
+    assert_eq!(d.len(), n);
+    let (f, _) = drive(&[("<ul><li>", n), ("x", 1)]);
+    assert_eq!(first_codes(&f), ["lst_1", "ind_5"]);
+    let (f, _) = drive(&[("<li>x", n)]);
+    assert_eq!(f.text.len(), 2 * n - 1);
+}
+
+/// Checks canonical form (C1–C6), 1.3 (no line code on `\n`) and diagnostics inside the
+/// input.
+fn assert_canonical(input: &str, f: &Formatted, d: &[Diagnostic]) {
+    assert_eq!(f.check_canonical(), Ok(()), "{input:?}");
+    let units: Vec<u16> = f.text.encode_utf16().collect();
+    for r in &f.text_styles {
+        if units[r.start..r.end()].contains(&u16::from(b'\n')) {
+            assert_eq!(
+                r.st,
+                r.st.without_line_codes(),
+                "{input:?}: line code on \\n"
+            );
+        }
+    }
+    let len = input.encode_utf16().count();
+    for x in d {
+        assert!(x.start + x.len <= len, "{input:?}: {x:?}");
+    }
+}
+
+#[test]
+fn html_never_panics_on_token_sequences() {
+    #[rustfmt::skip]
+    const NAMES: [&str; 20] = [
+        "b", "i", "u", "s", "p", "li", "ul", "ol", "pre", "br", "blockquote", "h1", "h5",
+        "font", "span", "x", "hr", "img", "div", "big",
+    ];
+    #[rustfmt::skip]
+    const STYLES: [&str; 12] = [
+        "color:red", "font-weight:normal", "font-size:14px", "text-decoration:none",
+        "font-style:italic;color:#db342e", "/*", "color:rgb(1,2", ":;:;",
+        "font-size:99999999999999999999999999999999999.5pt", "font-weight:.",
+        "color:#\u{e9}\u{e9}\u{e9}", "font-size:\u{e9}px",
+    ];
+    #[rustfmt::skip]
+    const TEXT: [&str; 10] = [
+        " ", "\n", "a", "\u{1F600}", "\r", "\t", "  \n ", "x y", "\u{c}", "",
+    ];
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..3000 {
+        let input: String = (0..24).map(|_| rng.pick(&TEXT)).collect();
+        let mut sem = Semantics::new(&input);
+        for _ in 0..40 {
+            let span = ((rng.next() % 40) as usize, (rng.next() % 40) as usize);
+            match rng.next() % 5 {
+                0 => {
+                    let attrs = [
+                        Attribute {
+                            name: "style".into(),
+                            value: (rng.pick(&STYLES)).into(),
+                        },
+                        Attribute {
+                            name: "color".into(),
+                            value: (rng.pick(&STYLES)).into(),
+                        },
+                    ];
+                    let k = (rng.next() % 3) as usize;
+                    sem.start_tag(&StartTag {
+                        name: rng.pick(&NAMES),
+                        attrs: &attrs[..k.min(2)],
+                        self_closing: rng.next() % 2 == 0,
+                        span,
+                    });
+                }
+                1 => sem.end_tag(rng.pick(&NAMES), span),
+                2 => sem.char_ref(rng.pick(&TEXT)),
+                _ => sem.text(rng.pick(&TEXT)),
+            }
+        }
+        let (f, d) = sem.finish();
+        assert_canonical(&input, &f, &d);
+    }
+}
+
+#[test]
+fn html_never_panics_on_strings() {
+    #[rustfmt::skip]
+    const BITS: [&str; 22] = [
+        "<b>", "</b>", "<p>", "</p>", "<li>", "<ul>", "</ul>", "<br>", "</br>", "<pre>",
+        "</pre>", " ", "\n", "\r\n", "&#10;", "&#32;", "a", "\u{e9}", "\u{1F600}", "<i>",
+        "</i>", "<span style=\"color:red;font-size:20px\">",
+    ];
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for _ in 0..3000 {
+        let input: String = (0..30).map(|_| rng.pick(&BITS)).collect();
+        let (f, d) = parse(&input);
+        assert_canonical(&input, &f, &d);
+    }
+}

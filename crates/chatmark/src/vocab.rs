@@ -1,0 +1,288 @@
+//! The dialect's vocabulary beyond the wire codes of [`StyleCode`]: the I3 tags (also H3
+//! elements) with their two spellings, how the markdown dialect writes each inline code,
+//! and the palette and size tables that the markdown parser, HTML `style` / `<font color>`
+//! (H4) and both renderers (W1, W2) read. Every match over the vocabulary here is
+//! exhaustive: a new code or tag does not compile until each of them says what it is.
+
+use crate::StyleCode;
+
+/// An I3 tag of the markdown dialect, `{name}` or `<name>`; also an HTML element (H3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    Red,
+    Orange,
+    Yellow,
+    Green,
+    Big,
+    Underline,
+}
+
+impl Tag {
+    /// Number of tags.
+    pub(crate) const COUNT: usize = 6;
+
+    /// Every tag.
+    #[cfg(test)]
+    pub(crate) const ALL: [Tag; Tag::COUNT] = [
+        Tag::Red,
+        Tag::Orange,
+        Tag::Yellow,
+        Tag::Green,
+        Tag::Big,
+        Tag::Underline,
+    ];
+
+    /// The name between the brackets (lower case, I3), also the element name (H3) and, for
+    /// a colour, its name in the dialects (H4 `color: red`).
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Tag::Red => "red",
+            Tag::Orange => "orange",
+            Tag::Yellow => "yellow",
+            Tag::Green => "green",
+            Tag::Big => "big",
+            Tag::Underline => "underline",
+        }
+    }
+
+    /// The code the tag adds (I3).
+    pub(crate) const fn code(self) -> StyleCode {
+        match self {
+            Tag::Red => StyleCode::Red,
+            Tag::Orange => StyleCode::Orange,
+            Tag::Yellow => StyleCode::Yellow,
+            Tag::Green => StyleCode::Green,
+            Tag::Big => StyleCode::Large,
+            Tag::Underline => StyleCode::Underline,
+        }
+    }
+
+    /// The tag named `name` exactly (I3 names are lower case; H3 lowercases first).
+    pub(crate) fn from_name(name: &[u8]) -> Option<Tag> {
+        Some(match name {
+            b"red" => Tag::Red,
+            b"orange" => Tag::Orange,
+            b"yellow" => Tag::Yellow,
+            b"green" => Tag::Green,
+            b"big" => Tag::Big,
+            b"underline" => Tag::Underline,
+            _ => return None,
+        })
+    }
+
+    /// Length in bytes of the longest name (the I3 scan looks no further).
+    pub(crate) const LONGEST_NAME: usize = 9;
+
+    /// Position of the tag in the declaration order, for per-tag tables.
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The two spellings of an I3 tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    /// `{name}` … `{/name}`.
+    Brace,
+    /// `<name>` … `</name>`.
+    Angle,
+}
+
+impl Spelling {
+    /// The spelling whose tags open with `b`.
+    pub(crate) const fn opened_by(b: u8) -> Option<Spelling> {
+        match b {
+            b'{' => Some(Spelling::Brace),
+            b'<' => Some(Spelling::Angle),
+            _ => None,
+        }
+    }
+
+    /// The bracket that ends a tag of this spelling.
+    pub(crate) const fn close_bracket(self) -> u8 {
+        match self {
+            Spelling::Brace => b'}',
+            Spelling::Angle => b'>',
+        }
+    }
+
+    /// Position in `[Brace, Angle]`, for per-spelling tables.
+    pub(crate) const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How the markdown dialect writes an inline code, if it can (W2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Markup {
+    /// A delimiter pair (I4, I5).
+    Delim(&'static str),
+    /// A tag pair (I3).
+    Tag(Tag),
+    /// No inline markdown spelling: a line code (a line prefix, P3, P4) or a code that
+    /// `to_markdown` reports as lost.
+    Absent,
+}
+
+/// What the dialects and renderers do with one code: its row of the vocabulary table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Row {
+    /// Its markdown spelling (W2).
+    pub markdown: Markup,
+    /// The element the HTML renderer writes (W1): an inline code's own element or `span`
+    /// (styled from [`PALETTE`] or [`SIZES`]), a list code's list; none for an indent.
+    pub element: &'static str,
+    /// The list marker of a list code (P3), written after the indent.
+    pub list_marker: Option<&'static str>,
+}
+
+impl Row {
+    const fn inline(markdown: Markup, element: &'static str) -> Row {
+        Row {
+            markdown,
+            element,
+            list_marker: None,
+        }
+    }
+
+    const fn list(marker: &'static str, element: &'static str) -> Row {
+        Row {
+            markdown: Markup::Absent,
+            element,
+            list_marker: Some(marker),
+        }
+    }
+
+    const INDENT: Row = Row {
+        markdown: Markup::Absent,
+        element: "",
+        list_marker: None,
+    };
+}
+
+/// The vocabulary table: the row of every code, in table order.
+pub(crate) const fn row(code: StyleCode) -> Row {
+    use Markup::{Absent as Lost, Delim};
+    match code {
+        StyleCode::Bold => Row::inline(Delim("**"), "b"),
+        StyleCode::Italic => Row::inline(Delim("*"), "i"),
+        StyleCode::Underline => Row::inline(Markup::Tag(Tag::Underline), "u"),
+        StyleCode::Strike => Row::inline(Delim("~~"), "s"),
+        StyleCode::Small | StyleCode::Normal => Row::inline(Lost, "span"),
+        StyleCode::Large => Row::inline(Markup::Tag(Tag::Big), "span"),
+        StyleCode::VeryLarge | StyleCode::DefaultColour => Row::inline(Lost, "span"),
+        StyleCode::Green => Row::inline(Markup::Tag(Tag::Green), "span"),
+        StyleCode::Yellow => Row::inline(Markup::Tag(Tag::Yellow), "span"),
+        StyleCode::Orange => Row::inline(Markup::Tag(Tag::Orange), "span"),
+        StyleCode::Red => Row::inline(Markup::Tag(Tag::Red), "span"),
+        StyleCode::Bullet => Row::list("- ", "ul"),
+        StyleCode::Ordered => Row::list("1. ", "ol"),
+        StyleCode::Indent1
+        | StyleCode::Indent2
+        | StyleCode::Indent3
+        | StyleCode::Indent4
+        | StyleCode::Indent5 => Row::INDENT,
+    }
+}
+
+/// The markdown spelling of `code`.
+pub(crate) const fn markup(code: StyleCode) -> Markup {
+    row(code).markdown
+}
+
+/// One colour of the palette (spec 1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Colour {
+    /// Its code, `c_` and the hex of `rgb`.
+    pub code: StyleCode,
+    /// Its tag, whose name is also the colour's name in H4 (the default colour has none).
+    pub tag: Option<Tag>,
+    /// Red, green, blue: `#rrggbb` in H4 and in the HTML renderer (W1).
+    pub rgb: [u8; 3],
+}
+
+/// The palette, in table order.
+#[rustfmt::skip]
+pub(crate) const PALETTE: [Colour; 5] = [
+    Colour { code: StyleCode::DefaultColour, tag: None, rgb: [0x05, 0x0a, 0x19] },
+    Colour { code: StyleCode::Green, tag: Some(Tag::Green), rgb: [0x15, 0xa8, 0x5f] },
+    Colour { code: StyleCode::Yellow, tag: Some(Tag::Yellow), rgb: [0xf7, 0xb5, 0x03] },
+    Colour { code: StyleCode::Orange, tag: Some(Tag::Orange), rgb: [0xf2, 0x78, 0x06] },
+    Colour { code: StyleCode::Red, tag: Some(Tag::Red), rgb: [0xdb, 0x34, 0x2e] },
+];
+
+/// The sizes with their CSS pixel size (H4 `font-size`, W1), smallest first.
+pub(crate) const SIZES: [(StyleCode, u32); 4] = [
+    (StyleCode::Small, 13),
+    (StyleCode::Normal, 15),
+    (StyleCode::Large, 18),
+    (StyleCode::VeryLarge, 20),
+];
+
+/// Appends `#rrggbb` (lower-case hex).
+pub(crate) fn push_hex(out: &mut String, rgb: [u8; 3]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('#');
+    for b in rgb {
+        for nibble in [b >> 4, b & 0xf] {
+            if let Some(&h) = HEX.get(usize::from(nibble)) {
+                out.push(char::from(h));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Family, StyleSet};
+
+    #[test]
+    fn every_tag_is_named_and_spelled_once() {
+        // ALL lists every tag: the last declared one closes it
+        assert_eq!(Tag::Underline.index() + 1, Tag::COUNT);
+        for (k, t) in Tag::ALL.into_iter().enumerate() {
+            assert_eq!(t.index(), k);
+            assert_eq!(Tag::from_name(t.name().as_bytes()), Some(t));
+            assert!(t.name().len() <= Tag::LONGEST_NAME);
+            assert_eq!(markup(t.code()), Markup::Tag(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn palette_codes_spell_their_rgb_1_1() {
+        let colours: Vec<_> = StyleCode::ALL
+            .into_iter()
+            .filter(|c| c.family() == Family::Colour)
+            .collect();
+        assert_eq!(colours, PALETTE.map(|c| c.code));
+        for c in PALETTE {
+            let mut hex = String::new();
+            push_hex(&mut hex, c.rgb);
+            assert_eq!(c.code.as_str().strip_prefix("c_"), hex.strip_prefix('#'));
+            if let Some(t) = c.tag {
+                assert_eq!(t.code(), c.code);
+            }
+        }
+        let sizes: Vec<_> = StyleCode::ALL
+            .into_iter()
+            .filter(|c| c.family() == Family::Size)
+            .collect();
+        assert_eq!(sizes, SIZES.map(|s| s.0));
+        for (c, px) in SIZES {
+            assert_eq!(c.as_str(), format!("f_{px}"));
+        }
+    }
+
+    #[test]
+    fn rows_fit_their_family() {
+        for c in StyleCode::ALL {
+            let r = row(c);
+            assert_eq!(r.list_marker.is_some(), c.family() == Family::List, "{c}");
+            assert_eq!(r.element.is_empty(), c.family() == Family::Indent, "{c}");
+            if StyleSet::of(c).without_line_codes().is_empty() {
+                assert_eq!(r.markdown, Markup::Absent, "{c}: line codes are prefixes");
+            }
+        }
+    }
+}
