@@ -83,6 +83,22 @@ async fn webhook(status_line: &'static str, extra: &'static str) -> String {
     format!("http://{addr}/hook")
 }
 
+/// A webhook answering every request with exactly the bytes of `answer`, then closing.
+async fn raw_webhook(answer: &'static str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut chunk = [0u8; 512];
+                let _ = s.read(&mut chunk).await;
+                let _ = s.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    format!("http://{addr}/hook")
+}
+
 /// A webhook that accepts connections and never answers.
 async fn silent_webhook() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -197,6 +213,33 @@ async fn test_webhook_classifies_answers() {
         assert_eq!(r.ok, outcome == "webhook.ok");
         assert_eq!(r.url, url);
         assert!(!r.hint.is_empty());
+    }
+}
+
+/// Issue 11 item 11: a status line ending in a bare LF is read as HTTP parsers commonly do.
+#[tokio::test]
+async fn test_webhook_reads_bare_lf_status_lines() {
+    let addr = start(config(50)).await;
+    let cases = [
+        ("HTTP/1.1 200 OK\n\n", "webhook.ok", Some(200)),
+        (
+            "HTTP/1.1 404 Not Found\nContent-Length: 0\n\n",
+            "webhook.http.404",
+            Some(404),
+        ),
+        ("HTTP/1.0 204\n\n", "webhook.ok", Some(204)),
+        ("HTTP/1.1 200 OK\r\n\r\n", "webhook.ok", Some(200)),
+        ("\n\n", "webhook.err.other", None),
+        ("SSH-2.0-OpenSSH_9.6\r\n", "webhook.err.other", None),
+    ];
+    for (i, (answer, outcome, status)) in cases.into_iter().enumerate() {
+        let url = raw_webhook(answer).await;
+        let r = probe_result(addr, &format!("lf:{i}"), &url).await;
+        assert_eq!(
+            (r.outcome.as_str(), r.status_code),
+            (outcome, status),
+            "{answer:?}: {r:?}"
+        );
     }
 }
 

@@ -307,13 +307,18 @@ async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<St
     }
 }
 
-/// Reads the status code of an HTTP/1.x status line (redirects are never followed).
+/// Reads the status code of an HTTP/1.x status line (redirects are never followed). The
+/// line may end in a bare LF, as common HTTP parsers accept.
 async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
     let mut buf = Vec::with_capacity(256);
     let mut chunk = [0u8; 256];
     let line_end = loop {
-        if let Some(i) = buf.windows(2).position(|w| w == b"\r\n") {
-            break i;
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            break if i > 0 && buf.get(i - 1) == Some(&b'\r') {
+                i - 1
+            } else {
+                i
+            };
         }
         if buf.len() > 4096 {
             return Err((Failure::Other, "the status line is too long".to_owned()));
