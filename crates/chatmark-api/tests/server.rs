@@ -296,6 +296,46 @@ async fn test_webhook_failures() {
     );
 }
 
+/// Issue 11 item 8: a JSON array is not read as a struct's fields in order.
+#[tokio::test]
+async fn non_object_bodies_are_refused() {
+    let addr = start(config(5)).await;
+    for body in [r#"["http://127.0.0.1:9/"]"#, "\"x\"", "null", "1"] {
+        let (status, v) = post(addr, "/botarr:1/setWebhook", &[], body).await;
+        assert_eq!(status, 400, "{body}: {v}");
+        assert_eq!(
+            v,
+            json!({"ok": false, "errorCode": 400, "description": "the body must be a JSON object"}),
+            "{body}"
+        );
+        let (status, v) = post(addr, "/botarr:1/sendMessage", &[], body).await;
+        assert_eq!(
+            (status, v["errorCode"].clone()),
+            (400, json!(400)),
+            "{body}: {v}"
+        );
+        assert!(
+            v["description"].as_str().unwrap().contains("JSON object"),
+            "{v}"
+        );
+    }
+    // Nothing was stored by the array.
+    let (status, v) = test_webhook(addr, "arr:1").await;
+    assert_eq!(status, 400);
+    assert!(
+        v["description"].as_str().unwrap().contains("no webhook"),
+        "{v}"
+    );
+
+    let token = [("access_token", "token-1")];
+    let (status, v) = post(addr, "/v3.0/oa/quota/group", &token, r#"["APP"]"#).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        v,
+        json!({"data": [], "error": 400, "message": "the body must be a JSON object"})
+    );
+}
+
 #[tokio::test]
 async fn loopback_is_blocked_without_the_test_setting() {
     let addr = start(app::Config {

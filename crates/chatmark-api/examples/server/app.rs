@@ -121,9 +121,16 @@ fn token(segment: &str) -> Option<&str> {
     segment.strip_prefix("bot").filter(|t| !t.is_empty())
 }
 
+/// Reads a request body that must be a JSON object: serde would otherwise read an array as a
+/// struct's fields in order (`["http://…"]` as `{"url": …}`).
 fn read_json(body: &Bytes) -> Result<Value, String> {
-    chatmark::json_from_str_lossy(&String::from_utf8_lossy(body))
-        .map_err(|e| format!("the body is not valid JSON: {e}"))
+    let value = chatmark::json_from_str_lossy(&String::from_utf8_lossy(body))
+        .map_err(|e| format!("the body is not valid JSON: {e}"))?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err("the body must be a JSON object".to_owned())
+    }
 }
 
 async fn send_message(
