@@ -21,6 +21,7 @@ fn config(daily_limit: u32) -> app::Config {
         probe_timeout: Duration::from_millis(400),
         daily_limit,
         allow_loopback: true,
+        ..app::Config::default()
     }
 }
 
@@ -334,6 +335,71 @@ async fn non_object_bodies_are_refused() {
         v,
         json!({"data": [], "error": 400, "message": "the body must be a JSON object"})
     );
+}
+
+/// Issue 11 item 9: webhook URLs and the number of bots held are capped.
+#[tokio::test]
+async fn server_state_is_bounded() {
+    let addr = start(app::Config {
+        max_bots: 2,
+        ..config(5)
+    })
+    .await;
+    let long = format!("http://example.com/{}", "a".repeat(app::MAX_WEBHOOK_URL));
+    let (status, v) = post(
+        addr,
+        "/botcap:0/setWebhook",
+        &[],
+        &json!({ "url": long }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["description"].as_str().unwrap().contains("2048 bytes"),
+        "{v}"
+    );
+    let fits = format!(
+        "http://example.com/{}",
+        "a".repeat(app::MAX_WEBHOOK_URL - 19)
+    );
+    assert_eq!(fits.len(), app::MAX_WEBHOOK_URL);
+    set_webhook(addr, "cap:1", &fits).await;
+    set_webhook(addr, "cap:2", "http://example.com/2").await;
+    let (status, v) = post(
+        addr,
+        "/botcap:3/setWebhook",
+        &[],
+        r#"{"url":"http://example.com/3"}"#,
+    )
+    .await;
+    assert_eq!((status, v["errorCode"].clone()), (429, json!(429)), "{v}");
+    // A bot already held may change its URL; removing one makes room for another.
+    set_webhook(addr, "cap:2", "http://example.com/2b").await;
+    set_webhook(addr, "cap:2", "").await;
+    set_webhook(addr, "cap:3", "http://example.com/3").await;
+}
+
+/// Issue 11 item 9: `testWebhook` counters of past UTC days are dropped, and the number of
+/// bots counted in one day is capped.
+#[test]
+fn probe_counters_forget_past_days() {
+    let mut counts = app::ProbeCounts::default();
+    for bot in 0..3 {
+        assert_eq!(counts.count(&format!("b{bot}"), 100, 2, 3), Ok(1));
+    }
+    assert_eq!(counts.count("b0", 100, 2, 3), Ok(2));
+    assert_eq!(
+        counts.count("b0", 100, 2, 3).unwrap_err().error_code,
+        Some(426)
+    );
+    assert_eq!(
+        counts.count("b9", 100, 2, 3).unwrap_err().error_code,
+        Some(429)
+    );
+    assert_eq!(counts.len(), 3);
+    // The next day starts afresh, holding only that day's bots.
+    assert_eq!(counts.count("b0", 101, 2, 3), Ok(1));
+    assert_eq!(counts.len(), 1);
 }
 
 #[tokio::test]

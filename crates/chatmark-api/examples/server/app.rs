@@ -33,7 +33,12 @@ pub struct Config {
     pub daily_limit: u32,
     /// Let probes reach loopback targets (tests and local development only).
     pub allow_loopback: bool,
+    /// Bots whose webhook (and whose `testWebhook` count of the day) the server holds.
+    pub max_bots: usize,
 }
+
+/// The longest webhook URL `setWebhook` stores, in bytes.
+pub const MAX_WEBHOOK_URL: usize = 2048;
 
 impl Default for Config {
     fn default() -> Self {
@@ -41,6 +46,7 @@ impl Default for Config {
             probe_timeout: Duration::from_secs(2),
             daily_limit: 5,
             allow_loopback: false,
+            max_bots: 10_000,
         }
     }
 }
@@ -61,6 +67,11 @@ impl Config {
                 .parse()
                 .map_err(|_| format!("TESTWEBHOOK_DAILY_LIMIT={v:?} is not a number"))?;
         }
+        if let Ok(v) = std::env::var("CHATMARK_MAX_BOTS") {
+            config.max_bots = v
+                .parse()
+                .map_err(|_| format!("CHATMARK_MAX_BOTS={v:?} is not a number"))?;
+        }
         config.allow_loopback = std::env::var("CHATMARK_ALLOW_LOOPBACK").is_ok_and(|v| v == "1");
         Ok(config)
     }
@@ -70,8 +81,7 @@ struct AppState {
     config: Config,
     /// token → registered webhook URL (set by `setWebhook`).
     webhooks: Mutex<HashMap<String, String>>,
-    /// token → (UTC day, `testWebhook` calls that day).
-    probes: Mutex<HashMap<String, (u64, u32)>>,
+    probes: Mutex<ProbeCounts>,
     next_message_id: AtomicU64,
     assets: HashMap<QuotaOwner, Vec<QuotaAsset>>,
 }
@@ -94,7 +104,7 @@ pub fn router(config: Config) -> Router {
     let state = Arc::new(AppState {
         config,
         webhooks: Mutex::default(),
-        probes: Mutex::default(),
+        probes: Mutex::new(ProbeCounts::default()),
         next_message_id: AtomicU64::new(1),
         assets: serde_json::from_str(SAMPLE_ASSETS).unwrap_or_default(),
     });
@@ -173,10 +183,19 @@ async fn set_webhook(
         Ok(r) => r,
         Err(e) => return reply::<()>(Envelope::error(400, e)),
     };
+    if req.url.len() > MAX_WEBHOOK_URL {
+        return reply::<()>(Envelope::error(
+            400,
+            format!("the webhook URL is longer than {MAX_WEBHOOK_URL} bytes"),
+        ));
+    }
     let mut hooks = st.webhooks.lock().unwrap_or_else(PoisonError::into_inner);
     if req.url.is_empty() {
         hooks.remove(token);
         return reply(Envelope::success(true));
+    }
+    if !hooks.contains_key(token) && hooks.len() >= st.config.max_bots {
+        return reply::<()>(Envelope::error(429, too_many_bots(st.config.max_bots)));
     }
     // Only the syntax is checked here: the blocked-target guard runs at probe time, on the
     // addresses the host resolves to then.
@@ -185,6 +204,53 @@ async fn set_webhook(
     }
     hooks.insert(token.to_owned(), req.url);
     reply(Envelope::success(true))
+}
+
+fn too_many_bots(max: usize) -> String {
+    format!("this server holds webhooks for at most {max} bots; remove one with setWebhook {{\"url\": \"\"}} first")
+}
+
+/// `testWebhook` calls per bot on the current UTC day; counters of past days are dropped.
+#[derive(Debug, Default)]
+pub struct ProbeCounts {
+    day: u64,
+    calls: HashMap<String, u32>,
+}
+
+impl ProbeCounts {
+    /// Counts one call by `token` on `today`, or refuses it: 426 past `limit` calls, 429 when
+    /// `max_bots` other bots were counted today already.
+    pub fn count(
+        &mut self,
+        token: &str,
+        today: u64,
+        limit: u32,
+        max_bots: usize,
+    ) -> Result<u32, Envelope<()>> {
+        if today != self.day {
+            self.day = today;
+            self.calls = HashMap::new();
+        }
+        let held = self.calls.len();
+        let calls = match self.calls.get_mut(token) {
+            Some(c) => c,
+            None if held >= max_bots => return Err(Envelope::error(429, too_many_bots(max_bots))),
+            None => self.calls.entry(token.to_owned()).or_insert(0),
+        };
+        if *calls >= limit {
+            return Err(Envelope::error(
+                426,
+                format!("testWebhook is limited to {limit} calls a day; try again tomorrow (UTC)"),
+            ));
+        }
+        *calls += 1;
+        Ok(*calls)
+    }
+
+    /// The number of bots counted (all of the current day).
+    pub fn len(&self) -> usize {
+        self.calls.len()
+    }
 }
 
 fn utc_day() -> u64 {
@@ -209,23 +275,13 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
             "no webhook is set: call setWebhook first",
         ));
     };
-    {
-        let mut probes = st.probes.lock().unwrap_or_else(PoisonError::into_inner);
-        let today = utc_day();
-        let entry = probes.entry(token.to_owned()).or_insert((today, 0));
-        if entry.0 != today {
-            *entry = (today, 0);
-        }
-        if entry.1 >= st.config.daily_limit {
-            return reply::<()>(Envelope::error(
-                426,
-                format!(
-                    "testWebhook is limited to {} calls a day; try again tomorrow (UTC)",
-                    st.config.daily_limit
-                ),
-            ));
-        }
-        entry.1 += 1;
+    let counted = st
+        .probes
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .count(token, utc_day(), st.config.daily_limit, st.config.max_bots);
+    if let Err(e) = counted {
+        return reply::<()>(e);
     }
     let result = probe(&url, st.config.probe_timeout, st.config.allow_loopback).await;
     reply(Envelope::success(result))
