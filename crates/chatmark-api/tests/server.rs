@@ -59,6 +59,31 @@ async fn post(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &str
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// Sends `request` as written and reads the answer until the server closes: the status, the
+/// head and the JSON body (`Null` when the body is not JSON).
+async fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String, Value) {
+    let exchange = async {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        // The server may answer and close before reading all of an over-size request.
+        let _ = s.write_all(request).await;
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        out
+    };
+    let out = tokio::time::timeout(DEADLINE, exchange)
+        .await
+        .expect("server answered in time");
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = serde_json::from_str(body).unwrap_or(Value::Null);
+    (status, head.to_ascii_lowercase(), body)
+}
+
 /// A webhook answering every request with `status_line` (e.g. `302 Found`).
 async fn webhook(status_line: &'static str, extra: &'static str) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -297,6 +322,128 @@ async fn test_webhook_failures() {
     );
 }
 
+/// Issue 11 item 7: every answer is the route's JSON envelope with the right status, and the
+/// body limit admits the largest valid message.
+#[tokio::test]
+async fn every_answer_is_an_envelope() {
+    let addr = start(config(5)).await;
+    let bot = |code: u16| (code, json!(false), json!(code));
+    let check_bot = |(status, head, v): (u16, String, Value), want: u16, ctx: &str| {
+        assert!(
+            head.contains("content-type: application/json"),
+            "{ctx}: {head}"
+        );
+        assert_eq!(
+            (status, v["ok"].clone(), v["errorCode"].clone()),
+            bot(want),
+            "{ctx}: {v}"
+        );
+        assert!(!v["description"].as_str().unwrap().is_empty(), "{ctx}: {v}");
+    };
+    let check_quota = |(status, head, v): (u16, String, Value), want: u16, ctx: &str| {
+        assert!(
+            head.contains("content-type: application/json"),
+            "{ctx}: {head}"
+        );
+        assert_eq!(
+            (status, v["error"].clone()),
+            (want, json!(want)),
+            "{ctx}: {v}"
+        );
+        assert_eq!(v["data"], json!([]), "{ctx}");
+        assert!(!v["message"].as_str().unwrap().is_empty(), "{ctx}: {v}");
+    };
+    let big = "x".repeat(app::BODY_LIMIT + 1);
+    let over = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{big}",
+        big.len()
+    );
+    check_bot(raw(addr, over.as_bytes()).await, 413, "over-size body");
+    let over = format!(
+        "POST /v3.0/oa/quota/group HTTP/1.1\r\nHost: t\r\naccess_token: t\r\nContent-Length: {}\r\n\r\n{big}",
+        big.len()
+    );
+    check_quota(
+        raw(addr, over.as_bytes()).await,
+        413,
+        "over-size quota body",
+    );
+    // Chunked, so no Content-Length announces the size.
+    let chunked = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
+        big.len()
+    );
+    check_bot(
+        raw(addr, chunked.as_bytes()).await,
+        413,
+        "over-size chunked body",
+    );
+    let req = |method: &str, path: &str| {
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+    };
+    check_bot(
+        raw(addr, req("POST", "/bot%FF/sendMessage").as_bytes()).await,
+        400,
+        "bad UTF-8 in the path",
+    );
+    check_bot(
+        raw(addr, req("GET", "/bot1:a/sendMessage").as_bytes()).await,
+        405,
+        "GET",
+    );
+    check_bot(
+        raw(addr, req("PUT", "/bot1:a/setWebhook").as_bytes()).await,
+        405,
+        "PUT",
+    );
+    check_quota(
+        raw(addr, req("GET", "/v3.0/oa/quota/group").as_bytes()).await,
+        405,
+        "GET quota",
+    );
+    check_bot(
+        raw(addr, req("POST", "/nowhere").as_bytes()).await,
+        404,
+        "unknown path",
+    );
+    check_quota(
+        raw(addr, req("POST", "/v3.0/oa/other").as_bytes()).await,
+        404,
+        "unknown quota path",
+    );
+    let long = format!("/bot1:a/{}", "a".repeat(app::MAX_TARGET));
+    check_bot(
+        raw(addr, req("POST", &long).as_bytes()).await,
+        414,
+        "over-long path",
+    );
+    let long = format!("/v3.0/oa/quota/group?{}", "a".repeat(app::MAX_TARGET));
+    check_quota(
+        raw(addr, req("POST", &long).as_bytes()).await,
+        414,
+        "over-long quota target",
+    );
+
+    // The largest valid message fits: 2,000 escaped units and 10,000 runs with a colour.
+    let runs: Vec<Value> = (0..10_000)
+        .map(|i| json!({"start": 1999 - i % 2000, "len": 1, "st": ["b", "c_db342e"]}))
+        .collect();
+    let text = "\\u00e9".repeat(2000);
+    let body = format!(
+        r#"{{"chat_id":1,"text":"{text}","text_styles":{}}}"#,
+        json!(runs)
+    );
+    assert!(
+        body.len() > 400_000 && body.len() <= app::BODY_LIMIT,
+        "{}",
+        body.len()
+    );
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+    assert_eq!((status, v["ok"].clone()), (200, json!(true)), "{v}");
+}
+
 /// Issue 11 item 8: a JSON array is not read as a struct's fields in order.
 #[tokio::test]
 async fn non_object_bodies_are_refused() {
@@ -396,10 +543,10 @@ fn probe_counters_forget_past_days() {
         counts.count("b9", 100, 2, 3).unwrap_err().error_code,
         Some(429)
     );
-    assert_eq!(counts.len(), 3);
+    assert_eq!(counts.bots(), 3);
     // The next day starts afresh, holding only that day's bots.
     assert_eq!(counts.count("b0", 101, 2, 3), Ok(1));
-    assert_eq!(counts.len(), 1);
+    assert_eq!(counts.bots(), 1);
 }
 
 #[tokio::test]

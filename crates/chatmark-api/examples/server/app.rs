@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -19,6 +20,7 @@ use chatmark_api::{
     resolve_send_message, Envelope, EpochMillis, Failure, Host, Observation, QuotaAsset,
     QuotaOwner, QuotaRequest, QuotaResponse, SendMessageResult, TestWebhookResult,
 };
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -113,8 +115,114 @@ pub fn router(config: Config) -> Router {
         .route("/{bot}/setWebhook", post(set_webhook))
         .route("/{bot}/testWebhook", post(test_webhook))
         .route("/v3.0/oa/quota/group", post(quota_group))
-        .fallback(|| async { reply::<()>(Envelope::error(404, "Not Found")) })
+        .fallback(|uri: Uri| async move {
+            error_response(is_quota(uri.path()), StatusCode::NOT_FOUND, "Not Found")
+        })
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
+}
+
+/// The largest request body read, in bytes (1 MiB), chosen so that every request valid under
+/// the default `Limits` fits: 2,000 UTF-16 units written as `\uXXXX` escapes (12 KB) and
+/// 10,000 runs such as `{"start":1999,"len":1,"st":["b","c_db342e"]}` (about 450 KB), with
+/// room for whitespace. 64 KiB would refuse valid messages with more than about 1,400 runs.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// The longest request target (path and query) served, in bytes.
+pub const MAX_TARGET: usize = 4096;
+
+/// Whether `path` belongs to the quota API, whose answers are `{data, error, message}`
+/// rather than the Bot API envelope.
+fn is_quota(path: &str) -> bool {
+    path.starts_with("/v3.0/")
+}
+
+/// A failure in the route's own shape: `{"ok":false,"errorCode":N,"description":…}` for bot
+/// routes, `{"data":[],"error":N,"message":…}` for the quota route, with HTTP status `N`.
+pub fn error_response(quota: bool, status: StatusCode, message: impl Into<String>) -> Response {
+    let code = status.as_u16();
+    if quota {
+        (status, Json(QuotaResponse::failure(code.into(), message))).into_response()
+    } else {
+        (status, Json(Envelope::<()>::error(code, message))).into_response()
+    }
+}
+
+/// Runs before every route: refuses over-long targets (414) and bodies over
+/// [`BODY_LIMIT`] (413), reads the body, and turns any answer that is not JSON (axum's
+/// rejections: 400 for a path that is not UTF-8, 405 for a wrong method…) into the route's
+/// envelope with the same status.
+async fn guard(State(_st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let quota = is_quota(req.uri().path());
+    let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if target > MAX_TARGET {
+        return error_response(
+            quota,
+            StatusCode::URI_TOO_LONG,
+            format!("the request target is longer than {MAX_TARGET} bytes"),
+        );
+    }
+    let too_large = || {
+        let mut r = error_response(
+            quota,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {BODY_LIMIT} bytes"),
+        );
+        r.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        r
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return too_large();
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match Limited::new(body, BODY_LIMIT).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<LengthLimitError>() => return too_large(),
+        Err(e) => {
+            return error_response(
+                quota,
+                StatusCode::BAD_REQUEST,
+                format!("reading the body: {e}"),
+            )
+        }
+    };
+    let answer = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    as_envelope(quota, answer).await
+}
+
+/// The answer itself when it is JSON, else the route's envelope with its status (the text
+/// of axum's rejection, or the status's reason, as the description).
+async fn as_envelope(quota: bool, answer: Response) -> Response {
+    let is_json = answer
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json || answer.status().is_success() {
+        return answer;
+    }
+    let status = answer.status();
+    let (parts, body) = answer.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_owned();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_owned()
+    } else {
+        text
+    };
+    let mut out = error_response(quota, status, message);
+    if let Some(allow) = parts.headers.get(header::ALLOW) {
+        out.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    out
 }
 
 /// An envelope with the HTTP status of its `errorCode` (200 when `ok`).
@@ -248,7 +356,8 @@ impl ProbeCounts {
     }
 
     /// The number of bots counted (all of the current day).
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub fn bots(&self) -> usize {
         self.calls.len()
     }
 }
