@@ -5,6 +5,9 @@
 #[allow(dead_code)]
 #[path = "../examples/server/app.rs"]
 mod app;
+#[allow(dead_code)]
+#[path = "../examples/server/conn.rs"]
+mod conn;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -28,7 +31,10 @@ fn config(daily_limit: u32) -> app::Config {
 async fn start(config: app::Config) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app::router(config)).await });
+    tokio::spawn(async move {
+        let router = app::router(config.clone());
+        conn::serve(listener, router, config).await
+    });
     addr
 }
 
@@ -689,4 +695,241 @@ fn example_binary_prints_its_address_first() {
     s.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""message_id":1"#), "{answer}");
+}
+
+/// Settings with short connection timeouts, for the timeout tests.
+fn short_timeouts() -> app::Config {
+    app::Config {
+        header_timeout: Duration::from_millis(300),
+        body_timeout: Duration::from_millis(300),
+        idle_timeout: Duration::from_millis(600),
+        ..config(5)
+    }
+}
+
+/// Reads until the server closes the connection (or resets it); answers what was read.
+/// Fails the test when the server keeps the connection open past `DEADLINE`.
+async fn read_until_closed(s: &mut TcpStream) -> String {
+    let mut out = Vec::new();
+    let read = tokio::time::timeout(DEADLINE, async {
+        let mut chunk = [0u8; 1024];
+        loop {
+            match s.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(&chunk[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(read.is_ok(), "the server kept the connection open");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Issue 11 item 6: a connection that never finishes its headers is closed by the server
+/// (header timeout), even when it keeps trickling bytes, while other requests are served.
+#[tokio::test]
+async fn slow_client_is_closed_while_others_are_served() {
+    let addr = start(short_timeouts()).await;
+    let mut stalled = TcpStream::connect(addr).await.unwrap();
+    stalled
+        .write_all(b"POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\n")
+        .await
+        .unwrap();
+    let mut trickling = TcpStream::connect(addr).await.unwrap();
+    let trickle = tokio::spawn(async move {
+        // One header byte every 50 ms: never idle, never complete. Bounded: 400 bytes.
+        for b in b"POST /bot1:a/sendMessage HTTP/1.1\r\nX: "
+            .iter()
+            .chain([b'a'; 360].iter())
+        {
+            if trickling.write_all(&[*b]).await.is_err() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        false
+    });
+    let body = json!({"chat_id": 1, "text": "hi"}).to_string();
+    for _ in 0..3 {
+        let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    assert_eq!(read_until_closed(&mut stalled).await, "");
+    assert!(
+        trickle.await.unwrap(),
+        "the trickling client was never cut off"
+    );
+    let (status, _) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+    assert_eq!(status, 200);
+}
+
+/// Issue 11 item 6: idle connections (before any request, and between keep-alive requests)
+/// are closed after the idle timeout; a body that stops arriving answers 408.
+#[tokio::test]
+async fn idle_and_body_timeouts() {
+    let addr = start(short_timeouts()).await;
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    assert_eq!(read_until_closed(&mut idle).await, "");
+
+    let mut kept = TcpStream::connect(addr).await.unwrap();
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let req = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    kept.write_all(req.as_bytes()).await.unwrap();
+    let answer = read_until_closed(&mut kept).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(answer.matches("HTTP/1.1").count(), 1, "{answer}");
+
+    let mut partial = TcpStream::connect(addr).await.unwrap();
+    partial
+        .write_all(
+            b"POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n{\"chat",
+        )
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut partial).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    let v: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["errorCode"].clone()),
+        (json!(false), json!(408))
+    );
+}
+
+/// Issue 11 item 6: connections over the cap answer 503 in the envelope; once others close,
+/// requests are served again.
+#[tokio::test]
+async fn connections_are_capped() {
+    let addr = start(app::Config {
+        max_connections: 3,
+        ..config(5)
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        // A byte makes sure the server has taken the connection (the head stays open).
+        s.write_all(b"P").await.unwrap();
+        held.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, head, v) = raw(addr, b"POST /bot1:a/sendMessage HTTP/1.1\r\n\r\n").await;
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!((status, v["errorCode"].clone()), (503, json!(503)), "{v}");
+    drop(held);
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let mut served = false;
+    for _ in 0..50 {
+        let (status, _) = post(addr, "/bot1:a/sendMessage", &[], body).await;
+        if status == 200 {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        served,
+        "no request served after the held connections closed"
+    );
+}
+
+/// Requests hyper cannot parse get its automatic status in the route's envelope.
+#[tokio::test]
+async fn unparsable_requests_answer_in_the_envelope() {
+    let addr = start(config(5)).await;
+    let long = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nX-Long: {}\r\n\r\n",
+        "a".repeat(conn::MAX_HEAD)
+    );
+    let (status, head, v) = raw(addr, long.as_bytes()).await;
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!((status, v["errorCode"].clone()), (431, json!(431)), "{v}");
+    let long = format!(
+        "POST /v3.0/oa/quota/group?{} HTTP/1.1\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let (status, _, v) = raw(addr, long.as_bytes()).await;
+    assert_eq!(
+        (status, v["error"].clone(), v["data"].clone()),
+        (431, json!(431), json!([])),
+        "{v}"
+    );
+    let (status, _, v) = raw(addr, b"POST /bot1:a/sendMessage HTTP/9.9\r\n\r\n").await;
+    assert_eq!((status, v["errorCode"].clone()), (400, json!(400)), "{v}");
+    let (status, _, v) = raw(addr, b"P\x01ST /bot1:a/sendMessage HTTP/1.1\r\n\r\n").await;
+    assert_eq!((status, v["errorCode"].clone()), (400, json!(400)), "{v}");
+}
+
+/// A keep-alive HTTP/1.1 client for the load test: one request at a time on one connection.
+struct KeepAlive(TcpStream, Vec<u8>);
+
+impl KeepAlive {
+    async fn post(&mut self, path: &str, body: &str) -> (u16, Value) {
+        let req = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        self.0.write_all(req.as_bytes()).await.unwrap();
+        let mut chunk = [0u8; 4096];
+        loop {
+            if let Some(end) = self.1.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&self.1[..end]).to_ascii_lowercase();
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .unwrap()
+                    .trim()
+                    .parse()
+                    .unwrap();
+                if self.1.len() >= end + 4 + len {
+                    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+                    let v = serde_json::from_slice(&self.1[end + 4..end + 4 + len]).unwrap();
+                    self.1.drain(..end + 4 + len);
+                    return (status, v);
+                }
+            }
+            let n = self.0.read(&mut chunk).await.unwrap();
+            assert!(n > 0, "the server closed a keep-alive connection");
+            self.1.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
+/// Issue 11: 5,000 sendMessage requests from 32 keep-alive clients at once all succeed, with
+/// distinct message ids. Bounded in count and by `DEADLINE` per client; loopback only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_5000_send_message_at_concurrency_32() {
+    const CLIENTS: usize = 32;
+    const TOTAL: usize = 5_000;
+    let addr = start(config(5)).await;
+    let mut tasks = Vec::new();
+    for c in 0..CLIENTS {
+        let count = TOTAL / CLIENTS + usize::from(c < TOTAL % CLIENTS);
+        tasks.push(tokio::spawn(async move {
+            let work = async {
+                let mut client = KeepAlive(TcpStream::connect(addr).await.unwrap(), Vec::new());
+                let mut ids = Vec::with_capacity(count);
+                for i in 0..count {
+                    let body = json!({"chat_id": c, "text": format!("**m{i}**"), "parse_mode": "markdown"});
+                    let (status, v) = client.post("/botload:1/sendMessage", &body.to_string()).await;
+                    assert_eq!(status, 200, "{v}");
+                    ids.push(v["result"]["message_id"].as_u64().unwrap());
+                }
+                ids
+            };
+            tokio::time::timeout(DEADLINE * 3, work).await.expect("client finished in time")
+        }));
+    }
+    let mut ids = std::collections::HashSet::new();
+    let mut answered = 0;
+    for t in tasks {
+        for id in t.await.unwrap() {
+            answered += 1;
+            assert!(ids.insert(id), "message id {id} given twice");
+        }
+    }
+    assert_eq!((answered, ids.len()), (TOTAL, TOTAL));
 }

@@ -37,6 +37,14 @@ pub struct Config {
     pub allow_loopback: bool,
     /// Bots whose webhook (and whose `testWebhook` count of the day) the server holds.
     pub max_bots: usize,
+    /// Time allowed for a request head, from its first byte.
+    pub header_timeout: Duration,
+    /// Time allowed for a request body, from the end of the head.
+    pub body_timeout: Duration,
+    /// Time a connection may stay open without a request.
+    pub idle_timeout: Duration,
+    /// Connections served at once; more answer 503.
+    pub max_connections: usize,
 }
 
 /// The longest webhook URL `setWebhook` stores, in bytes.
@@ -49,15 +57,39 @@ impl Default for Config {
             daily_limit: 5,
             allow_loopback: false,
             max_bots: 10_000,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 256,
         }
     }
 }
 
 impl Config {
-    /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT` and
-    /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
+    /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
+    /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
+    /// `CHATMARK_MAX_CONNECTIONS` and `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
     pub fn from_env() -> Result<Self, String> {
         let mut config = Config::default();
+        let millis = |name: &str, into: &mut Duration| -> Result<(), String> {
+            if let Ok(v) = std::env::var(name) {
+                let ms: u64 = v
+                    .parse()
+                    .ok()
+                    .filter(|&ms| ms > 0)
+                    .ok_or_else(|| format!("{name}={v:?} is not a positive number"))?;
+                *into = Duration::from_millis(ms);
+            }
+            Ok(())
+        };
+        millis("CHATMARK_HEADER_TIMEOUT_MS", &mut config.header_timeout)?;
+        millis("CHATMARK_BODY_TIMEOUT_MS", &mut config.body_timeout)?;
+        millis("CHATMARK_IDLE_TIMEOUT_MS", &mut config.idle_timeout)?;
+        if let Ok(v) = std::env::var("CHATMARK_MAX_CONNECTIONS") {
+            config.max_connections = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                format!("CHATMARK_MAX_CONNECTIONS={v:?} is not a positive number")
+            })?;
+        }
         if let Ok(v) = std::env::var("TESTWEBHOOK_TIMEOUT_MS") {
             let ms: u64 = v
                 .parse()
@@ -150,10 +182,10 @@ pub fn error_response(quota: bool, status: StatusCode, message: impl Into<String
 }
 
 /// Runs before every route: refuses over-long targets (414) and bodies over
-/// [`BODY_LIMIT`] (413), reads the body, and turns any answer that is not JSON (axum's
+/// [`BODY_LIMIT`] (413), reads the body within `body_timeout` (else 408), and turns any answer that is not JSON (axum's
 /// rejections: 400 for a path that is not UTF-8, 405 for a wrong method…) into the route's
 /// envelope with the same status.
-async fn guard(State(_st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let quota = is_quota(req.uri().path());
     let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if target > MAX_TARGET {
@@ -182,10 +214,27 @@ async fn guard(State(_st): State<Arc<AppState>>, req: Request, next: Next) -> Re
         return too_large();
     }
     let (parts, body) = req.into_parts();
-    let bytes = match Limited::new(body, BODY_LIMIT).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<LengthLimitError>() => return too_large(),
-        Err(e) => {
+    let read = tokio::time::timeout(
+        st.config.body_timeout,
+        Limited::new(body, BODY_LIMIT).collect(),
+    );
+    let bytes = match read.await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<LengthLimitError>() => return too_large(),
+        Err(_) => {
+            let mut r = error_response(
+                quota,
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the body did not arrive within {} ms",
+                    st.config.body_timeout.as_millis()
+                ),
+            );
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
+        Ok(Err(e)) => {
             return error_response(
                 quota,
                 StatusCode::BAD_REQUEST,

@@ -8,9 +8,14 @@
 //!
 //! Settings (environment): `TESTWEBHOOK_TIMEOUT_MS` (probe deadline, default 2000),
 //! `TESTWEBHOOK_DAILY_LIMIT` (testWebhook calls per bot and UTC day, default 5),
+//! `CHATMARK_MAX_BOTS` (bots whose webhooks are held, default 10000),
+//! `CHATMARK_HEADER_TIMEOUT_MS` / `CHATMARK_BODY_TIMEOUT_MS` / `CHATMARK_IDLE_TIMEOUT_MS`
+//! (request head from its first byte, body, idle keep-alive; defaults 10000 / 30000 / 60000),
+//! `CHATMARK_MAX_CONNECTIONS` (connections served at once, default 256; more answer 503),
 //! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only).
 
 mod app;
+mod conn;
 
 use std::io::Write;
 use std::net::Ipv4Addr;
@@ -50,7 +55,8 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if let Err(e) = axum::serve(listener, app::router(config)).await {
+    let router = app::router(config.clone());
+    if let Err(e) = conn::serve(listener, router, config).await {
         eprintln!("server: {e}");
         return ExitCode::FAILURE;
     }
