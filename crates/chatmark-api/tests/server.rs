@@ -8,6 +8,9 @@ mod app;
 #[allow(dead_code)]
 #[path = "../examples/server/conn.rs"]
 mod conn;
+#[allow(dead_code)]
+#[path = "../examples/server/sqlite.rs"]
+mod sqlite;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -24,18 +27,25 @@ fn config(daily_limit: u32) -> app::Config {
         probe_timeout: Duration::from_millis(400),
         daily_limit,
         allow_loopback: true,
+        db: ":memory:".to_owned(),
         ..app::Config::default()
     }
 }
 
 async fn start(config: app::Config) -> SocketAddr {
+    start_server(config).await.0
+}
+
+/// Serves a router over the database of `config`; aborting the handle stops the server.
+async fn start_server(config: app::Config) -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let router = app::router(config.clone());
-        conn::serve(listener, router, config).await
+    let (store, _notes) = app::open_store(&config).unwrap();
+    let task = tokio::spawn(async move {
+        let router = app::router(config.clone(), store);
+        let _ = conn::serve(listener, router, config).await;
     });
-    addr
+    (addr, task)
 }
 
 /// POSTs `body` with extra headers; answers the status and the JSON body.
@@ -481,7 +491,7 @@ async fn non_object_bodies_are_refused() {
         "{v}"
     );
 
-    let token = [("access_token", "token-1")];
+    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
     let (status, v) = post(addr, "/v3.0/oa/quota/group", &token, r#"["APP"]"#).await;
     assert_eq!(status, 400, "{v}");
     assert_eq!(
@@ -532,29 +542,6 @@ async fn server_state_is_bounded() {
     set_webhook(addr, "cap:3", "http://example.com/3").await;
 }
 
-/// Issue 11 item 9: `testWebhook` counters of past UTC days are dropped, and the number of
-/// bots counted in one day is capped.
-#[test]
-fn probe_counters_forget_past_days() {
-    let mut counts = app::ProbeCounts::default();
-    for bot in 0..3 {
-        assert_eq!(counts.count(&format!("b{bot}"), 100, 2, 3), Ok(1));
-    }
-    assert_eq!(counts.count("b0", 100, 2, 3), Ok(2));
-    assert_eq!(
-        counts.count("b0", 100, 2, 3).unwrap_err().error_code,
-        Some(426)
-    );
-    assert_eq!(
-        counts.count("b9", 100, 2, 3).unwrap_err().error_code,
-        Some(429)
-    );
-    assert_eq!(counts.bots(), 3);
-    // The next day starts afresh, holding only that day's bots.
-    assert_eq!(counts.count("b0", 101, 2, 3), Ok(1));
-    assert_eq!(counts.bots(), 1);
-}
-
 #[tokio::test]
 async fn loopback_is_blocked_without_the_test_setting() {
     let addr = start(app::Config {
@@ -593,7 +580,7 @@ async fn test_webhook_daily_limit() {
 async fn quota_group_filters_and_token() {
     let addr = start(config(5)).await;
     let path = "/v3.0/oa/quota/group";
-    let token = [("access_token", "token-1")];
+    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
     let ids = |v: &Value| -> Vec<String> {
         let r: QuotaResponse = serde_json::from_value(v.clone()).unwrap();
         assert_eq!(r.error, 0);
@@ -672,6 +659,8 @@ fn example_binary_prints_its_address_first() {
         std::process::Command::new(exe)
             .arg("0")
             .env_remove("CHATMARK_ALLOW_LOOPBACK")
+            .env_remove("CHATMARK_BOT_TOKENS")
+            .env("CHATMARK_API_DB", ":memory:")
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap(),
@@ -932,4 +921,157 @@ async fn load_5000_send_message_at_concurrency_32() {
         }
     }
     assert_eq!((answered, ids.len()), (TOTAL, TOTAL));
+}
+
+/// A fresh path in the temporary directory for this test process (removed first, with the
+/// SQLite side files).
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("chatmark-api-{}-{name}", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = path.clone().into_os_string();
+        p.push(suffix);
+        let _ = std::fs::remove_file(p);
+    }
+    path
+}
+
+/// Issue 16: state survives a restart on the same database file: the webhook is still set,
+/// the daily testWebhook count still counts, and message ids keep increasing.
+#[tokio::test]
+async fn state_survives_a_restart() {
+    let db = temp_path("restart.sqlite3");
+    let cfg = app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(3)
+    };
+    let url = webhook("200 OK", "").await;
+    let body = json!({"chat_id": "@chan", "text": "*hi*", "parse_mode": "markdown"}).to_string();
+
+    let (addr, server) = start_server(cfg.clone()).await;
+    let mut before = Vec::new();
+    for _ in 0..3 {
+        let (status, v) = post(addr, "/botr:1/sendMessage", &[], &body).await;
+        assert_eq!(status, 200, "{v}");
+        before.push(v["result"]["message_id"].as_u64().unwrap());
+    }
+    set_webhook(addr, "r:1", &url).await;
+    for _ in 0..2 {
+        assert_eq!(test_webhook(addr, "r:1").await.0, 200);
+    }
+    server.abort();
+    let _ = server.await;
+
+    let (addr, _server) = start_server(cfg).await;
+    // No setWebhook after the restart: the webhook is still set; one call of 3 is left.
+    let (status, v) = test_webhook(addr, "r:1").await;
+    assert_eq!(
+        (status, v["result"]["outcome"].clone()),
+        (200, json!("webhook.ok")),
+        "{v}"
+    );
+    let (status, v) = test_webhook(addr, "r:1").await;
+    assert_eq!((status, v["errorCode"].clone()), (426, json!(426)), "{v}");
+    let (status, v) = post(addr, "/botr:1/sendMessage", &[], &body).await;
+    assert_eq!(status, 200, "{v}");
+    let after = v["result"]["message_id"].as_u64().unwrap();
+    assert!(
+        before.iter().all(|&id| after > id),
+        "{after} after {before:?}"
+    );
+
+    // The message itself was stored, formatted.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (chat, text, styles): (String, String, String) = conn
+        .query_row(
+            "SELECT chat_id, text, text_styles FROM messages WHERE id = ?1",
+            [after as i64],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((chat.as_str(), text.as_str()), (r#""@chan""#, "hi"));
+    assert!(
+        styles.contains(r#""st":["i"]"#) || styles.contains(r#""st":["b"]"#),
+        "{styles}"
+    );
+}
+
+/// Issue 11 item 9 on SQLite: testWebhook counters of past UTC days are deleted, and the
+/// number of bots counted in one day is capped.
+#[test]
+fn sqlite_probe_counters_forget_past_days() {
+    use chatmark_api::store::{Store, StoreError};
+    let db = temp_path("probes.sqlite3");
+    let (store, _) = sqlite::SqliteStore::open(&db.to_string_lossy(), None, &[]).unwrap();
+    for bot in ["a", "b", "c"] {
+        assert_eq!(store.count_probe(bot, 100, 2, 3), Ok(1));
+    }
+    assert_eq!(store.count_probe("a", 100, 2, 3), Ok(2));
+    assert_eq!(
+        store.count_probe("a", 100, 2, 3),
+        Err(StoreError::DailyLimit(2))
+    );
+    assert_eq!(
+        store.count_probe("z", 100, 2, 3),
+        Err(StoreError::TooManyBots(3))
+    );
+    assert_eq!(store.count_probe("z", 101, 2, 3), Ok(1));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let rows: i64 = conn
+        .query_row("SELECT COUNT(*) FROM probe_counts", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(rows, 1);
+}
+
+/// Issue 16: with CHATMARK_BOT_TOKENS set, other bot tokens answer 401 on every bot route;
+/// unknown quota access tokens answer 401; a seed file and configured tokens are used.
+#[tokio::test]
+async fn unknown_tokens_answer_401() {
+    let seed = temp_path("seed.json");
+    std::fs::write(
+        &seed,
+        r#"{"APP": [{"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "seeded-1",
+            "valid_through": "1/1/2030", "auto_renew": false, "status": "available", "used_id": null}]}"#,
+    )
+    .unwrap();
+    let addr = start(app::Config {
+        bot_tokens: Some(["1:good".to_owned()].into_iter().collect()),
+        quota_seed: Some(seed),
+        quota_tokens: vec!["oa-secret".to_owned()],
+        ..config(5)
+    })
+    .await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    assert_eq!(post(addr, "/bot1:good/sendMessage", &[], body).await.0, 200);
+    for path in [
+        "/bot1:bad/sendMessage",
+        "/bot1:bad/setWebhook",
+        "/bot1:bad/testWebhook",
+    ] {
+        let (status, v) = post(addr, path, &[], r#"{"url":""}"#).await;
+        assert_eq!(status, 401, "{path}: {v}");
+        assert_eq!(
+            (v["ok"].clone(), v["errorCode"].clone()),
+            (json!(false), json!(401)),
+            "{path}"
+        );
+    }
+
+    let path = "/v3.0/oa/quota/group";
+    let req = r#"{"quota_owner":"APP"}"#;
+    let (status, v) = post(addr, path, &[("access_token", "oa-secret")], req).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["data"][0]["asset_id"], "seeded-1");
+    // Configured tokens replace the demo token, which an empty token table would get.
+    for token in ["wrong", sqlite::DEMO_ACCESS_TOKEN] {
+        let (status, v) = post(addr, path, &[("access_token", token)], req).await;
+        assert_eq!(status, 401, "{v}");
+        assert_eq!(
+            (v["error"].clone(), v["data"].clone()),
+            (json!(401), json!([]))
+        );
+        assert!(
+            v["message"].as_str().unwrap().contains("access_token"),
+            "{v}"
+        );
+    }
 }

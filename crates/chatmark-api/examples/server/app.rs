@@ -1,10 +1,11 @@
-//! The example server's router, state and webhook prober, kept apart from `main` so that the
-//! integration tests can include this file and serve the same router on a loopback port.
+//! The example server's router, settings and webhook prober, kept apart from `main` so that
+//! the integration tests can include this file and serve the same router on a loopback port.
+//! State lives behind `chatmark_api::store::Store` (SQLite here, see `sqlite.rs`).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::body::{Body, Bytes};
@@ -16,15 +17,18 @@ use axum::routing::post;
 use axum::{Json, Router};
 use chatmark::Limits;
 use chatmark_api::blocked::check_target_with;
+use chatmark_api::store::{NewMessage, Store, StoreError};
 use chatmark_api::{
-    resolve_send_message, Envelope, EpochMillis, Failure, Host, Observation, QuotaAsset,
-    QuotaOwner, QuotaRequest, QuotaResponse, SendMessageResult, TestWebhookResult,
+    resolve_send_message, Envelope, EpochMillis, Failure, Host, Observation, QuotaRequest,
+    QuotaResponse, SendMessageResult, TestWebhookResult,
 };
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::sqlite::SqliteStore;
 
 /// The server's settings.
 #[derive(Clone, Debug)]
@@ -45,6 +49,14 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Connections served at once; more answer 503.
     pub max_connections: usize,
+    /// The SQLite database: a file path, or `:memory:`.
+    pub db: String,
+    /// A JSON file of quota assets seeding an empty database.
+    pub quota_seed: Option<PathBuf>,
+    /// Quota access tokens added to the database on start.
+    pub quota_tokens: Vec<String>,
+    /// The bot tokens served; `None` serves any (demo mode).
+    pub bot_tokens: Option<HashSet<String>>,
 }
 
 /// The longest webhook URL `setWebhook` stores, in bytes.
@@ -61,6 +73,10 @@ impl Default for Config {
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             max_connections: 256,
+            db: "chatmark-api.sqlite3".to_owned(),
+            quota_seed: None,
+            quota_tokens: Vec::new(),
+            bot_tokens: None,
         }
     }
 }
@@ -68,7 +84,9 @@ impl Default for Config {
 impl Config {
     /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
-    /// `CHATMARK_MAX_CONNECTIONS` and `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
+    /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
+    /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS` and `CHATMARK_ALLOW_LOOPBACK=1`, each
+    /// optional.
     pub fn from_env() -> Result<Self, String> {
         let mut config = Config::default();
         let millis = |name: &str, into: &mut Duration| -> Result<(), String> {
@@ -107,41 +125,45 @@ impl Config {
                 .map_err(|_| format!("CHATMARK_MAX_BOTS={v:?} is not a number"))?;
         }
         config.allow_loopback = std::env::var("CHATMARK_ALLOW_LOOPBACK").is_ok_and(|v| v == "1");
+        if let Ok(v) = std::env::var("CHATMARK_API_DB") {
+            config.db = v;
+        }
+        config.quota_seed = std::env::var_os("CHATMARK_QUOTA_SEED").map(PathBuf::from);
+        let list = |name: &str| -> Option<Vec<String>> {
+            std::env::var(name).ok().map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+        };
+        config.quota_tokens = list("CHATMARK_QUOTA_TOKENS").unwrap_or_default();
+        config.bot_tokens = list("CHATMARK_BOT_TOKENS").map(|t| t.into_iter().collect());
         Ok(config)
     }
 }
 
 struct AppState {
     config: Config,
-    /// token → registered webhook URL (set by `setWebhook`).
-    webhooks: Mutex<HashMap<String, String>>,
-    probes: Mutex<ProbeCounts>,
-    next_message_id: AtomicU64,
-    assets: HashMap<QuotaOwner, Vec<QuotaAsset>>,
+    store: Arc<dyn Store>,
 }
 
-/// The in-memory assets the quota endpoint serves.
-const SAMPLE_ASSETS: &str = r#"{
-  "OA": [
-    {"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "oa-1", "valid_through": "25/12/2026", "auto_renew": true, "status": "available", "used_id": null},
-    {"product_type": "gmf50", "quota_type": "purchase_quota", "asset_id": "oa-2", "valid_through": "1/6/2027", "auto_renew": "false", "status": "used", "used_id": "group-17"},
-    {"product_type": "gmf1000", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
-  ],
-  "APP": [
-    {"product_type": "gmf100", "quota_type": "purchase_quota", "asset_id": "app-1", "valid_through": "29/02/2028", "auto_renew": false, "status": "used", "used_id": 4242}
-  ]
-}"#;
+/// Opens the database of `config` (see [`SqliteStore::open`]); answers the store and notes
+/// for the operator.
+pub fn open_store(config: &Config) -> Result<(Arc<dyn Store>, Vec<String>), String> {
+    let (store, notes) = SqliteStore::open(
+        &config.db,
+        config.quota_seed.as_deref(),
+        &config.quota_tokens,
+    )?;
+    Ok((Arc::new(store), notes))
+}
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
 /// `POST /v3.0/oa/quota/group`.
-pub fn router(config: Config) -> Router {
-    let state = Arc::new(AppState {
-        config,
-        webhooks: Mutex::default(),
-        probes: Mutex::new(ProbeCounts::default()),
-        next_message_id: AtomicU64::new(1),
-        assets: serde_json::from_str(SAMPLE_ASSETS).unwrap_or_default(),
-    });
+pub fn router(config: Config, store: Arc<dyn Store>) -> Router {
+    let state = Arc::new(AppState { config, store });
     Router::new()
         .route("/{bot}/sendMessage", post(send_message))
         .route("/{bot}/setWebhook", post(set_webhook))
@@ -283,9 +305,34 @@ fn reply<T: serde::Serialize>(env: Envelope<T>) -> Response {
     (status, Json(env)).into_response()
 }
 
-/// The token of a `bot<TOKEN>` path segment.
-fn token(segment: &str) -> Option<&str> {
-    segment.strip_prefix("bot").filter(|t| !t.is_empty())
+/// The token of a `bot<TOKEN>` path segment: 404 when the segment is not one, 401 when
+/// tokens are configured and this one is not among them.
+fn token<'a>(st: &AppState, segment: &'a str) -> Result<&'a str, Envelope<()>> {
+    let token = segment
+        .strip_prefix("bot")
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| Envelope::error(404, "Not Found"))?;
+    match &st.config.bot_tokens {
+        Some(known) if !known.contains(token) => {
+            Err(Envelope::error(401, "Unauthorized: unknown bot token"))
+        }
+        _ => Ok(token),
+    }
+}
+
+/// A storage failure or refusal as the bot envelope.
+fn store_failure(e: &StoreError) -> Response {
+    match e {
+        StoreError::TooManyBots(max) => reply::<()>(Envelope::error(
+            429,
+            format!("this server holds webhooks for at most {max} bots; remove one with setWebhook {{\"url\": \"\"}} first"),
+        )),
+        StoreError::DailyLimit(limit) => reply::<()>(Envelope::error(
+            426,
+            format!("testWebhook is limited to {limit} calls a day; try again tomorrow (UTC)"),
+        )),
+        e => reply::<()>(Envelope::error(500, e.to_string())),
+    }
 }
 
 /// Reads a request body that must be a JSON object: serde would otherwise read an array as a
@@ -305,19 +352,33 @@ async fn send_message(
     State(st): State<Arc<AppState>>,
     body: Bytes,
 ) -> Response {
-    if token(&bot).is_none() {
-        return reply::<()>(Envelope::error(404, "Not Found"));
-    }
+    let token = match token(&st, &bot) {
+        Ok(t) => t,
+        Err(e) => return reply(e),
+    };
     let body = match read_json(&body) {
         Ok(v) => v,
         Err(e) => return reply::<()>(Envelope::error(400, e)),
     };
-    match resolve_send_message(&body, &Limits::default()) {
-        Ok(_resolved) => reply(Envelope::success(SendMessageResult {
-            message_id: st.next_message_id.fetch_add(1, Ordering::Relaxed),
-            date: EpochMillis::now(),
-        })),
-        Err(e) => reply::<()>(Envelope::from_resolve_error(&e)),
+    let resolved = match resolve_send_message(&body, &Limits::default()) {
+        Ok(r) => r,
+        Err(e) => return reply::<()>(Envelope::from_resolve_error(&e)),
+    };
+    let date = EpochMillis::now();
+    let message = NewMessage {
+        bot: token.to_owned(),
+        chat_id: body
+            .get("chat_id")
+            .map(Value::to_string)
+            .unwrap_or_default(),
+        date,
+        text: resolved.formatted.text,
+        text_styles: serde_json::to_string(&resolved.formatted.text_styles)
+            .unwrap_or_else(|_| "[]".to_owned()),
+    };
+    match st.store.add_message(&message) {
+        Ok(message_id) => reply(Envelope::success(SendMessageResult { message_id, date })),
+        Err(e) => store_failure(&e),
     }
 }
 
@@ -331,8 +392,9 @@ async fn set_webhook(
     State(st): State<Arc<AppState>>,
     body: Bytes,
 ) -> Response {
-    let Some(token) = token(&bot) else {
-        return reply::<()>(Envelope::error(404, "Not Found"));
+    let token = match token(&st, &bot) {
+        Ok(t) => t,
+        Err(e) => return reply(e),
     };
     let req: SetWebhook = match read_json(&body).and_then(|v| {
         serde_json::from_value(v).map_err(|e| format!("expected {{\"url\": string}}: {e}"))
@@ -346,68 +408,17 @@ async fn set_webhook(
             format!("the webhook URL is longer than {MAX_WEBHOOK_URL} bytes"),
         ));
     }
-    let mut hooks = st.webhooks.lock().unwrap_or_else(PoisonError::into_inner);
-    if req.url.is_empty() {
-        hooks.remove(token);
-        return reply(Envelope::success(true));
-    }
-    if !hooks.contains_key(token) && hooks.len() >= st.config.max_bots {
-        return reply::<()>(Envelope::error(429, too_many_bots(st.config.max_bots)));
-    }
     // Only the syntax is checked here: the blocked-target guard runs at probe time, on the
     // addresses the host resolves to then.
-    if let Err(e) = chatmark_api::WebhookUrl::parse(&req.url) {
-        return reply::<()>(Envelope::error(400, format!("invalid webhook URL: {e}")));
-    }
-    hooks.insert(token.to_owned(), req.url);
-    reply(Envelope::success(true))
-}
-
-fn too_many_bots(max: usize) -> String {
-    format!("this server holds webhooks for at most {max} bots; remove one with setWebhook {{\"url\": \"\"}} first")
-}
-
-/// `testWebhook` calls per bot on the current UTC day; counters of past days are dropped.
-#[derive(Debug, Default)]
-pub struct ProbeCounts {
-    day: u64,
-    calls: HashMap<String, u32>,
-}
-
-impl ProbeCounts {
-    /// Counts one call by `token` on `today`, or refuses it: 426 past `limit` calls, 429 when
-    /// `max_bots` other bots were counted today already.
-    pub fn count(
-        &mut self,
-        token: &str,
-        today: u64,
-        limit: u32,
-        max_bots: usize,
-    ) -> Result<u32, Envelope<()>> {
-        if today != self.day {
-            self.day = today;
-            self.calls = HashMap::new();
+    if !req.url.is_empty() {
+        if let Err(e) = chatmark_api::WebhookUrl::parse(&req.url) {
+            return reply::<()>(Envelope::error(400, format!("invalid webhook URL: {e}")));
         }
-        let held = self.calls.len();
-        let calls = match self.calls.get_mut(token) {
-            Some(c) => c,
-            None if held >= max_bots => return Err(Envelope::error(429, too_many_bots(max_bots))),
-            None => self.calls.entry(token.to_owned()).or_insert(0),
-        };
-        if *calls >= limit {
-            return Err(Envelope::error(
-                426,
-                format!("testWebhook is limited to {limit} calls a day; try again tomorrow (UTC)"),
-            ));
-        }
-        *calls += 1;
-        Ok(*calls)
     }
-
-    /// The number of bots counted (all of the current day).
-    #[cfg(test)]
-    pub fn bots(&self) -> usize {
-        self.calls.len()
+    let url = Some(req.url.as_str()).filter(|u| !u.is_empty());
+    match st.store.set_webhook(token, url, st.config.max_bots) {
+        Ok(()) => reply(Envelope::success(true)),
+        Err(e) => store_failure(&e),
     }
 }
 
@@ -418,15 +429,14 @@ fn utc_day() -> u64 {
 }
 
 async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) -> Response {
-    let Some(token) = token(&bot) else {
-        return reply::<()>(Envelope::error(404, "Not Found"));
+    let token = match token(&st, &bot) {
+        Ok(t) => t,
+        Err(e) => return reply(e),
     };
-    let url = st
-        .webhooks
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(token)
-        .cloned();
+    let url = match st.store.webhook(token) {
+        Ok(u) => u,
+        Err(e) => return store_failure(&e),
+    };
     let Some(url) = url else {
         return reply::<()>(Envelope::error(
             400,
@@ -434,12 +444,10 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
         ));
     };
     let counted = st
-        .probes
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .count(token, utc_day(), st.config.daily_limit, st.config.max_bots);
+        .store
+        .count_probe(token, utc_day(), st.config.daily_limit, st.config.max_bots);
     if let Err(e) = counted {
-        return reply::<()>(e);
+        return store_failure(&e);
     }
     let result = probe(&url, st.config.probe_timeout, st.config.allow_loopback).await;
     reply(Envelope::success(result))
@@ -571,19 +579,22 @@ async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
 }
 
 async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
-    let has_token = headers
+    let token = headers
         .get("access_token")
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| !v.trim().is_empty());
-    if !has_token {
-        return (
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
+    let Some(token) = token else {
+        return error_response(
+            true,
             StatusCode::UNAUTHORIZED,
-            Json(QuotaResponse::failure(
-                401,
-                "the access_token header is required",
-            )),
-        )
-            .into_response();
+            "the access_token header is required",
+        );
+    };
+    match st.store.access_token_known(token) {
+        Ok(true) => {}
+        Ok(false) => return error_response(true, StatusCode::UNAUTHORIZED, "unknown access_token"),
+        Err(e) => return error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
     let req: QuotaRequest = match read_json(&body)
         .and_then(|v| serde_json::from_value(v).map_err(|e| format!("invalid request: {e}")))
@@ -597,9 +608,8 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
                 .into_response()
         }
     };
-    let assets = st
-        .assets
-        .get(&req.quota_owner)
-        .map_or(&[][..], Vec::as_slice);
-    Json(QuotaResponse::success(req.filter(assets))).into_response()
+    match st.store.quota_assets(&req) {
+        Ok(assets) => Json(QuotaResponse::success(assets)).into_response(),
+        Err(e) => error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
 }

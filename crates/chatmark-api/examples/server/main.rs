@@ -12,10 +12,16 @@
 //! `CHATMARK_HEADER_TIMEOUT_MS` / `CHATMARK_BODY_TIMEOUT_MS` / `CHATMARK_IDLE_TIMEOUT_MS`
 //! (request head from its first byte, body, idle keep-alive; defaults 10000 / 30000 / 60000),
 //! `CHATMARK_MAX_CONNECTIONS` (connections served at once, default 256; more answer 503),
-//! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only).
+//! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only),
+//! `CHATMARK_API_DB` (SQLite file, default `chatmark-api.sqlite3`; `:memory:` allowed),
+//! `CHATMARK_QUOTA_SEED` (JSON file of quota assets seeding an empty database),
+//! `CHATMARK_QUOTA_TOKENS` (comma-separated quota access tokens to add; an empty database
+//! gets the demo token `demo-oa-token`), `CHATMARK_BOT_TOKENS` (comma-separated bot tokens
+//! served; unset: any token, demo mode).
 
 mod app;
 mod conn;
+mod sqlite;
 
 use std::io::Write;
 use std::net::Ipv4Addr;
@@ -38,6 +44,24 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let store = match app::open_store(&config) {
+        Ok((store, notes)) => {
+            for note in notes {
+                eprintln!("server: {note}");
+            }
+            store
+        }
+        Err(e) => {
+            eprintln!("server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match &config.bot_tokens {
+        Some(tokens) => eprintln!("server: serving {} bot token(s)", tokens.len()),
+        None => eprintln!(
+            "server: demo mode: any bot token is accepted (set CHATMARK_BOT_TOKENS to restrict)"
+        ),
+    }
     let listener = match tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
         Ok(l) => l,
         Err(e) => {
@@ -55,7 +79,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let router = app::router(config.clone());
+    let router = app::router(config.clone(), store);
     if let Err(e) = conn::serve(listener, router, config).await {
         eprintln!("server: {e}");
         return ExitCode::FAILURE;
