@@ -9,6 +9,9 @@ mod app;
 #[path = "../examples/server/conn.rs"]
 mod conn;
 #[allow(dead_code)]
+#[path = "../examples/server/probe.rs"]
+mod probe;
+#[allow(dead_code)]
 #[path = "../examples/server/sqlite.rs"]
 mod sqlite;
 
@@ -40,9 +43,8 @@ async fn start(config: app::Config) -> SocketAddr {
 async fn start_server(config: app::Config) -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let (store, _notes) = app::open_store(&config).unwrap();
+    let (router, _notes) = app::build(&config).unwrap();
     let task = tokio::spawn(async move {
-        let router = app::router(config.clone(), store);
         let _ = conn::serve(listener, router, config).await;
     });
     (addr, task)
@@ -303,10 +305,6 @@ async fn test_webhook_failures() {
         .unwrap();
     let r = probe_result(addr, "t:2", &format!("http://{closed}/")).await;
     assert_eq!(r.outcome.as_str(), "webhook.err.conn");
-
-    let r = probe_result(addr, "t:3", "https://127.0.0.1:9/").await;
-    assert_eq!(r.outcome.as_str(), "webhook.err.tls");
-    assert!(r.hint.contains("not supported"), "{}", r.hint);
 
     let r = probe_result(addr, "t:4", "http://10.0.0.1/").await;
     assert_eq!(r.outcome.as_str(), "webhook.err.blocked");
@@ -1074,4 +1072,159 @@ async fn unknown_tokens_answer_401() {
             "{v}"
         );
     }
+}
+
+/// An https webhook on 127.0.0.1 presenting `chain` (leaf first) and answering 200.
+async fn tls_webhook(
+    chain: Vec<rustls::pki_types::CertificateDer<'static>>,
+    key: rustls::pki_types::PrivateKeyDer<'static>,
+) -> u16 {
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((s, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                let Ok(mut tls) = acceptor.accept(s).await else {
+                    return;
+                };
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 512];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tls.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let _ = tls
+                    .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .await;
+                let _ = tls.shutdown().await;
+            });
+        }
+    });
+    port
+}
+
+/// A leaf certificate for `names`, valid from `from` to `until`, signed by `issuer` (or by
+/// itself when `None`).
+fn leaf(
+    names: &[&str],
+    validity: Option<(i32, i32)>,
+    issuer: Option<&rcgen::Issuer<'_, rcgen::KeyPair>>,
+) -> (
+    Vec<rustls::pki_types::CertificateDer<'static>>,
+    rustls::pki_types::PrivateKeyDer<'static>,
+) {
+    let mut params =
+        rcgen::CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+            .unwrap();
+    if let Some((from, until)) = validity {
+        params.not_before = rcgen::date_time_ymd(from, 1, 1);
+        params.not_after = rcgen::date_time_ymd(until, 1, 1);
+    }
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = match issuer {
+        Some(issuer) => params.signed_by(&key, issuer).unwrap(),
+        None => params.self_signed(&key).unwrap(),
+    };
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(key.serialize_der().into());
+    (vec![cert.der().clone()], key)
+}
+
+/// Issue 16: https webhooks are probed over TLS. A leaf signed by a test root trusted through
+/// CHATMARK_EXTRA_ROOTS answers webhook.ok; an expired or not yet valid leaf, a leaf for
+/// another name, a self-signed leaf and a server that does not speak TLS answer
+/// webhook.err.tls with a hint naming the cause.
+#[tokio::test]
+async fn https_webhooks_are_probed_over_tls() {
+    let mut root = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    root.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    root.distinguished_name
+        .push(rcgen::DnType::CommonName, "chatmark test root");
+    root.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::DigitalSignature,
+    ];
+    let root =
+        rcgen::CertifiedIssuer::self_signed(root, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let roots = temp_path("roots.pem");
+    std::fs::write(&roots, root.pem()).unwrap();
+    let addr = start(app::Config {
+        extra_roots: Some(roots),
+        probe_timeout: Duration::from_secs(5),
+        ..config(50)
+    })
+    .await;
+
+    let (chain, key) = leaf(&["localhost"], None, Some(&root));
+    let port = tls_webhook(chain, key).await;
+    let r = probe_result(addr, "tls:ok", &format!("https://localhost:{port}/hook")).await;
+    assert_eq!(
+        (r.outcome.as_str(), r.status_code),
+        ("webhook.ok", Some(200)),
+        "{r:?}"
+    );
+
+    let cases = [
+        (
+            leaf(&["localhost"], Some((2020, 2021)), Some(&root)),
+            "expired or not yet valid",
+        ),
+        (
+            leaf(&["localhost"], Some((2090, 2091)), Some(&root)),
+            "expired or not yet valid",
+        ),
+        (leaf(&["other.example"], None, Some(&root)), "name mismatch"),
+        (
+            leaf(&["localhost"], None, None),
+            "unknown issuer or incomplete chain",
+        ),
+    ];
+    for (i, ((chain, key), want)) in cases.into_iter().enumerate() {
+        let port = tls_webhook(chain, key).await;
+        let r = probe_result(
+            addr,
+            &format!("tls:{i}"),
+            &format!("https://localhost:{port}/"),
+        )
+        .await;
+        assert_eq!(
+            (r.outcome.as_str(), r.status_code),
+            ("webhook.err.tls", None),
+            "{want}: {r:?}"
+        );
+        assert!(r.hint.contains(want), "{want}: {}", r.hint);
+    }
+
+    let plain = raw_webhook("HTTP/1.1 200 OK\r\n\r\n")
+        .await
+        .replace("http://", "https://");
+    let r = probe_result(addr, "tls:plain", &plain).await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.tls", "{r:?}");
+    assert!(
+        r.hint.contains("handshake or protocol failure"),
+        "{}",
+        r.hint
+    );
+
+    // Without the extra roots, the test root is unknown.
+    let bare = start(app::Config {
+        probe_timeout: Duration::from_secs(5),
+        ..config(50)
+    })
+    .await;
+    let (chain, key) = leaf(&["localhost"], None, Some(&root));
+    let port = tls_webhook(chain, key).await;
+    let r = probe_result(bare, "tls:bare", &format!("https://localhost:{port}/")).await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.tls", "{r:?}");
+    assert!(r.hint.contains("unknown issuer"), "{}", r.hint);
 }

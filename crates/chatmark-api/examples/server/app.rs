@@ -3,10 +3,9 @@
 //! State lives behind `chatmark_api::store::Store` (SQLite here, see `sqlite.rs`).
 
 use std::collections::HashSet;
-use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
@@ -16,18 +15,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use chatmark::Limits;
-use chatmark_api::blocked::check_target_with;
 use chatmark_api::store::{NewMessage, Store, StoreError};
 use chatmark_api::{
-    resolve_send_message, Envelope, EpochMillis, Failure, Host, Observation, QuotaRequest,
-    QuotaResponse, SendMessageResult, TestWebhookResult,
+    resolve_send_message, Envelope, EpochMillis, QuotaRequest, QuotaResponse, SendMessageResult,
 };
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
+use crate::probe::Prober;
 use crate::sqlite::SqliteStore;
 
 /// The server's settings.
@@ -57,6 +53,8 @@ pub struct Config {
     pub quota_tokens: Vec<String>,
     /// The bot tokens served; `None` serves any (demo mode).
     pub bot_tokens: Option<HashSet<String>>,
+    /// A PEM file of extra roots trusted by https probes.
+    pub extra_roots: Option<PathBuf>,
 }
 
 /// The longest webhook URL `setWebhook` stores, in bytes.
@@ -77,6 +75,7 @@ impl Default for Config {
             quota_seed: None,
             quota_tokens: Vec::new(),
             bot_tokens: None,
+            extra_roots: None,
         }
     }
 }
@@ -85,8 +84,8 @@ impl Config {
     /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
-    /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS` and `CHATMARK_ALLOW_LOOPBACK=1`, each
-    /// optional.
+    /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS` and
+    /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
     pub fn from_env() -> Result<Self, String> {
         let mut config = Config::default();
         let millis = |name: &str, into: &mut Duration| -> Result<(), String> {
@@ -129,6 +128,7 @@ impl Config {
             config.db = v;
         }
         config.quota_seed = std::env::var_os("CHATMARK_QUOTA_SEED").map(PathBuf::from);
+        config.extra_roots = std::env::var_os("CHATMARK_EXTRA_ROOTS").map(PathBuf::from);
         let list = |name: &str| -> Option<Vec<String>> {
             std::env::var(name).ok().map(|v| {
                 v.split(',')
@@ -147,23 +147,35 @@ impl Config {
 struct AppState {
     config: Config,
     store: Arc<dyn Store>,
+    prober: Prober,
 }
 
-/// Opens the database of `config` (see [`SqliteStore::open`]); answers the store and notes
-/// for the operator.
-pub fn open_store(config: &Config) -> Result<(Arc<dyn Store>, Vec<String>), String> {
-    let (store, notes) = SqliteStore::open(
+/// The router over the database of `config` (see [`SqliteStore::open`]) and a prober with
+/// its trusted roots (see [`Prober::new`]); answers it with notes for the operator (what
+/// was seeded, which roots were loaded).
+pub fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
+    let (store, mut notes) = SqliteStore::open(
         &config.db,
         config.quota_seed.as_deref(),
         &config.quota_tokens,
     )?;
-    Ok((Arc::new(store), notes))
+    let (prober, more) = Prober::new(
+        config.probe_timeout,
+        config.allow_loopback,
+        config.extra_roots.as_deref(),
+    )?;
+    notes.extend(more);
+    Ok((router(config.clone(), Arc::new(store), prober), notes))
 }
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
 /// `POST /v3.0/oa/quota/group`.
-pub fn router(config: Config, store: Arc<dyn Store>) -> Router {
-    let state = Arc::new(AppState { config, store });
+pub fn router(config: Config, store: Arc<dyn Store>, prober: Prober) -> Router {
+    let state = Arc::new(AppState {
+        config,
+        store,
+        prober,
+    });
     Router::new()
         .route("/{bot}/sendMessage", post(send_message))
         .route("/{bot}/setWebhook", post(set_webhook))
@@ -449,133 +461,8 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
     if let Err(e) = counted {
         return store_failure(&e);
     }
-    let result = probe(&url, st.config.probe_timeout, st.config.allow_loopback).await;
+    let result = st.prober.probe(&url).await;
     reply(Envelope::success(result))
-}
-
-/// Probes `url` once: guard, resolve, guard again on the addresses, then one HTTP/1.1
-/// `POST` over plain TCP to the checked addresses, reading only the status line.
-pub async fn probe(url: &str, timeout: Duration, allow_loopback: bool) -> TestWebhookResult {
-    let start = Instant::now();
-    let (observed, detail) = tokio::time::timeout(timeout, probe_inner(url, allow_loopback))
-        .await
-        .unwrap_or((Observation::Failed(Failure::Timeout), None));
-    let latency_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let result = TestWebhookResult::new(url, observed, latency_ms);
-    match detail {
-        Some(d) => {
-            let hint = format!("{} ({d})", result.outcome.default_hint());
-            result.with_hint(hint)
-        }
-        None => result,
-    }
-}
-
-async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<String>) {
-    let failed = |f: Failure, why: String| (Observation::Failed(f), Some(why));
-    let parsed = match check_target_with(url, &[], allow_loopback) {
-        Ok(p) => p,
-        Err(e) => return failed(Failure::Blocked, e.to_string()),
-    };
-    let addrs: Vec<SocketAddr> = match &parsed.host {
-        Host::Ip(ip) => vec![SocketAddr::new(*ip, parsed.port)],
-        Host::Name(name) => match tokio::net::lookup_host((name.as_str(), parsed.port)).await {
-            Ok(found) => found.collect(),
-            Err(e) => return failed(Failure::Dns, format!("{name}: {e}")),
-        },
-    };
-    if addrs.is_empty() {
-        return failed(Failure::Dns, "no address found".to_owned());
-    }
-    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
-    if let Err(e) = check_target_with(url, &ips, allow_loopback) {
-        return failed(Failure::Blocked, e.to_string());
-    }
-    if parsed.https {
-        return failed(
-            Failure::Tls,
-            "https:// is not supported by this example's prober, which speaks plain HTTP/1.1 only"
-                .to_owned(),
-        );
-    }
-    // Connect to the very addresses checked above, so a second lookup cannot rebind.
-    let mut last_error = None;
-    let mut stream = None;
-    for addr in &addrs {
-        match TcpStream::connect(addr).await {
-            Ok(s) => {
-                stream = Some(s);
-                break;
-            }
-            Err(e) => last_error = Some(e),
-        }
-    }
-    let Some(mut stream) = stream else {
-        let why = last_error.map_or_else(String::new, |e| e.to_string());
-        return failed(Failure::Connection, why);
-    };
-    let default_port = if parsed.https { 443 } else { 80 };
-    let host = if parsed.port == default_port {
-        parsed.host.to_string()
-    } else {
-        format!("{}:{}", parsed.host, parsed.port)
-    };
-    let body = r#"{"update_id":0,"test_webhook":true}"#;
-    let request = format!(
-        "POST {} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: chatmark-api-example\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        parsed.target,
-        body.len()
-    );
-    if let Err(e) = stream.write_all(request.as_bytes()).await {
-        return failed(Failure::Connection, format!("sending the request: {e}"));
-    }
-    match read_status(&mut stream).await {
-        Ok(code) => (Observation::Status(code), None),
-        Err((f, why)) => failed(f, why),
-    }
-}
-
-/// Reads the status code of an HTTP/1.x status line (redirects are never followed). The
-/// line may end in a bare LF, as common HTTP parsers accept.
-async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
-    let mut buf = Vec::with_capacity(256);
-    let mut chunk = [0u8; 256];
-    let line_end = loop {
-        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-            break if i > 0 && buf.get(i - 1) == Some(&b'\r') {
-                i - 1
-            } else {
-                i
-            };
-        }
-        if buf.len() > 4096 {
-            return Err((Failure::Other, "the status line is too long".to_owned()));
-        }
-        match stream.read(&mut chunk).await {
-            Ok(0) => {
-                return Err((
-                    Failure::Other,
-                    "the connection closed without an HTTP answer".to_owned(),
-                ))
-            }
-            Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or_default()),
-            Err(e) => return Err((Failure::Connection, format!("reading the answer: {e}"))),
-        }
-    };
-    let line = String::from_utf8_lossy(buf.get(..line_end).unwrap_or_default());
-    let mut parts = line.splitn(3, ' ');
-    let (version, code) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    match code.parse::<u16>() {
-        Ok(c) if version.starts_with("HTTP/1.") && code.len() == 3 => Ok(c),
-        _ => Err((
-            Failure::Other,
-            format!(
-                "not an HTTP/1.x status line: {:?}",
-                line.chars().take(80).collect::<String>()
-            ),
-        )),
-    }
 }
 
 async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {

@@ -17,10 +17,12 @@
 //! `CHATMARK_QUOTA_SEED` (JSON file of quota assets seeding an empty database),
 //! `CHATMARK_QUOTA_TOKENS` (comma-separated quota access tokens to add; an empty database
 //! gets the demo token `demo-oa-token`), `CHATMARK_BOT_TOKENS` (comma-separated bot tokens
-//! served; unset: any token, demo mode).
+//! served; unset: any token, demo mode), `CHATMARK_EXTRA_ROOTS` (PEM file of extra roots
+//! trusted by https probes, besides the Mozilla roots and the system store).
 
 mod app;
 mod conn;
+mod probe;
 mod sqlite;
 
 use std::io::Write;
@@ -44,12 +46,12 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let store = match app::open_store(&config) {
-        Ok((store, notes)) => {
+    let router = match app::build(&config) {
+        Ok((router, notes)) => {
             for note in notes {
                 eprintln!("server: {note}");
             }
-            store
+            router
         }
         Err(e) => {
             eprintln!("server: {e}");
@@ -79,7 +81,6 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let router = app::router(config.clone(), store);
     if let Err(e) = conn::serve(listener, router, config).await {
         eprintln!("server: {e}");
         return ExitCode::FAILURE;
