@@ -850,6 +850,33 @@ async fn unparsable_requests_answer_in_the_envelope() {
     assert_eq!((status, v["errorCode"].clone()), (400, json!(400)), "{v}");
 }
 
+/// Pipelined requests on one connection are all answered by the router, in order, even
+/// while a later request's head arrives before an earlier answer is out.
+#[tokio::test]
+async fn pipelined_requests_are_answered_in_order() {
+    let addr = start(config(5)).await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let one = format!(
+        "POST /botp:1/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let last = format!(
+        "POST /botp:1/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("{one}{one}{one}").as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    s.write_all(format!("{one}{last}").as_bytes())
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut s).await;
+    assert_eq!(answer.matches("HTTP/1.1 200 OK").count(), 5, "{answer}");
+    assert_eq!(answer.matches(r#""ok":true"#).count(), 5, "{answer}");
+}
+
 /// A keep-alive HTTP/1.1 client for the load test: one request at a time on one connection.
 struct KeepAlive(TcpStream, Vec<u8>);
 

@@ -14,6 +14,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -96,6 +97,9 @@ enum Phase {
 /// A connection's phase and the deadline of that phase.
 struct Clock {
     state: Mutex<(Phase, Instant)>,
+    /// The router answered and hyper has not flushed that answer yet (a pipelined request's
+    /// head may arrive meanwhile: those writes are still the router's answer).
+    owed: AtomicBool,
     changed: Notify,
     header_timeout: Duration,
     idle_timeout: Duration,
@@ -147,6 +151,7 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
     let _ = stream.set_nodelay(true);
     let clock = Arc::new(Clock {
         state: Mutex::new((Phase::Idle, Instant::now() + config.idle_timeout)),
+        owed: AtomicBool::new(false),
         changed: Notify::new(),
         header_timeout: config.header_timeout,
         idle_timeout: config.idle_timeout,
@@ -189,6 +194,7 @@ impl Service<Request<Incoming>> for Tracked {
         let clock = Arc::clone(&self.clock);
         Box::pin(async move {
             let answer = answer.await;
+            clock.owed.store(true, Ordering::SeqCst);
             clock.set(Phase::Idle, clock.idle_timeout);
             answer
         })
@@ -263,7 +269,12 @@ impl AsyncWrite for Timed {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        let hyper_answer = this.clock.phase() == Phase::Head || !this.swallowed.is_empty();
+        // hyper's own answer: written while a request head is being read, when no answer of
+        // the router is still being flushed.
+        let hyper_answer = !this.swallowed.is_empty()
+            || (this.clock.phase() == Phase::Head
+                && !this.clock.owed.load(Ordering::SeqCst)
+                && buf.starts_with(b"HTTP/"));
         if !hyper_answer {
             return Pin::new(&mut this.inner).poll_write(cx, buf);
         }
@@ -294,7 +305,14 @@ impl AsyncWrite for Timed {
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         match this.poll_drain(cx) {
-            Poll::Ready(Ok(())) => Pin::new(&mut this.inner).poll_flush(cx),
+            Poll::Ready(Ok(())) => {
+                let flushed = Pin::new(&mut this.inner).poll_flush(cx);
+                if let Poll::Ready(Ok(())) = flushed {
+                    // hyper flushes after writing all it buffered: the answer is out.
+                    this.clock.owed.store(false, Ordering::SeqCst);
+                }
+                flushed
+            }
             other => other,
         }
     }
