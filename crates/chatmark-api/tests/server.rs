@@ -1255,3 +1255,50 @@ async fn https_webhooks_are_probed_over_tls() {
     assert_eq!(r.outcome.as_str(), "webhook.err.tls", "{r:?}");
     assert!(r.hint.contains("unknown issuer"), "{}", r.hint);
 }
+
+/// Bad settings fail the start with a clear message instead of serving half-configured.
+#[test]
+fn bad_settings_are_refused_at_start() {
+    let fails = |cfg: app::Config| match app::build(&cfg) {
+        Ok(_) => panic!("started with {cfg:?}"),
+        Err(e) => e,
+    };
+    let seed = temp_path("bad-seed.json");
+    std::fs::write(&seed, r#"{"OA": [{"asset_id": "x"}]}"#).unwrap();
+    let e = fails(app::Config {
+        quota_seed: Some(seed),
+        ..config(5)
+    });
+    assert!(
+        e.contains("quota seed") && e.contains("missing field"),
+        "{e}"
+    );
+    let e = fails(app::Config {
+        quota_seed: Some(temp_path("no-such-seed.json")),
+        ..config(5)
+    });
+    assert!(e.contains("CHATMARK_QUOTA_SEED"), "{e}");
+
+    let roots = temp_path("empty-roots.pem");
+    std::fs::write(&roots, "not a certificate\n").unwrap();
+    let e = fails(app::Config {
+        extra_roots: Some(roots),
+        ..config(5)
+    });
+    assert!(
+        e.contains("CHATMARK_EXTRA_ROOTS") && e.contains("no PEM certificate"),
+        "{e}"
+    );
+
+    // A database migrated by a newer server is not touched.
+    let db = temp_path("newer.sqlite3");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    let e = fails(app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(5)
+    });
+    assert!(e.contains("schema version 99 is newer"), "{e}");
+}
