@@ -6,6 +6,8 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "../../crates/chatmark/tests/support/naive.rs"]
 mod naive;
+#[path = "../../crates/chatmark/tests/support/json_oracle.rs"]
+mod json_oracle;
 
 fuzz_target!(|data: &[u8]| {
     let (text, json) = match data.iter().position(|&b| b == 0) {
@@ -13,10 +15,12 @@ fuzz_target!(|data: &[u8]| {
         None => (data, &b"[]"[..]),
     };
     let text = String::from_utf8_lossy(text);
-    let Ok(styles) = chatmark::json_from_str_lossy(&String::from_utf8_lossy(json)) else {
+    let json = String::from_utf8_lossy(json);
+    let Ok(styles) = chatmark::json_from_str_lossy(&json) else {
         return;
     };
-    let Ok((runs, _)) = chatmark::normalize_json(&text, &styles) else {
+    let limits = chatmark::Limits { max_text_styles: 0, ..Default::default() };
+    let Ok((runs, _)) = chatmark::normalize_json(&text, &json, &limits) else {
         assert!(!styles.is_array());
         return;
     };
@@ -26,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let raw: Vec<RawTextStyle<'_>> = styles
         .as_array()
-        .map(|a| a.iter().map(RawTextStyle::from_json).collect())
+        .map(|a| a.iter().map(json_oracle::raw_style).collect())
         .unwrap_or_default();
     assert_eq!(runs, naive::naive(&text, &raw), "naive model differs: {text:?} {styles}");
     let again: Vec<RawTextStyle<'_>> = runs.iter().map(RawTextStyle::from).collect();

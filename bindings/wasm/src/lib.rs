@@ -22,35 +22,10 @@
 )]
 
 use chatmark::{
-    json_value_from_str, normalize_json, parse_with_diagnostics, resolve_json, Diagnostic,
-    ErrorCode, Formatted, Limits, Markdown, ParseMode, ResolveError, StyleCode, TextStyle,
+    normalize_json, parse_with_diagnostics, resolve_json, Answer, Diagnostic, ErrorCode, Formatted,
+    Limits, ParseMode, ResolveError, StyleCode, TextStyle,
 };
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-/// One answer, fields in wire order.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Answer<'a> {
-    Formatted {
-        #[serde(flatten)]
-        formatted: &'a Formatted,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        diagnostics: Option<&'a [Diagnostic]>,
-    },
-    Styles {
-        text_styles: &'a [TextStyle],
-        #[serde(skip_serializing_if = "Option::is_none")]
-        diagnostics: Option<&'a [Diagnostic]>,
-    },
-    Html {
-        html: String,
-    },
-    Markdown(Markdown),
-    Error {
-        error: &'a ResolveError,
-    },
-}
 
 /// Serialises an answer; the engine's types always serialise, but a failure would still be
 /// an error value rather than a panic.
@@ -61,7 +36,7 @@ fn to_json(answer: &Answer<'_>) -> String {
 }
 
 fn error_json(error: &ResolveError) -> String {
-    to_json(&Answer::Error { error })
+    to_json(&Answer::Error(error))
 }
 
 fn formatted_json(formatted: &Formatted, diagnostics: Option<&[Diagnostic]>) -> String {
@@ -132,8 +107,7 @@ pub fn take_runs() -> Vec<u32> {
 /// or an error (`invalid_json`, `invalid_text_styles`).
 #[wasm_bindgen]
 pub fn normalize_styles(text: &str, styles_json: &str, diagnostics: bool) -> String {
-    let result = json_value_from_str(styles_json, "text_styles")
-        .and_then(|styles| normalize_json(text, &styles));
+    let result = normalize_json(text, styles_json, &Limits::default());
     match result {
         Ok((runs, diags)) => to_json(&Answer::Styles {
             text_styles: &runs,
@@ -174,8 +148,7 @@ fn resolve_with(
     check_chat_id: bool,
     diagnostics: bool,
 ) -> String {
-    let resolved = json_value_from_str(body_json, "body")
-        .and_then(|body| resolve_json(&body, limits, check_chat_id));
+    let resolved = resolve_json(body_json, limits, check_chat_id);
     match resolved {
         Ok(r) => formatted_json(
             &r.formatted,
@@ -188,7 +161,7 @@ fn resolve_with(
 /// Reads a message to render from JSON text: `text` (a string) and optional `text_styles`,
 /// normalised (N1–N6) so that any input renders.
 fn formatted_from_json(formatted_json: &str) -> Result<Formatted, ResolveError> {
-    Formatted::from_json(&json_value_from_str(formatted_json, "formatted")?)
+    Formatted::from_json(formatted_json, &Limits::default())
 }
 
 /// Renders a message `{"text","text_styles"?}` given as JSON text as an HTML fragment (W1):
@@ -196,7 +169,7 @@ fn formatted_from_json(formatted_json: &str) -> Result<Formatted, ResolveError> 
 #[wasm_bindgen]
 pub fn to_html(formatted_json: &str) -> String {
     match formatted_from_json(formatted_json) {
-        Ok(f) => to_json(&Answer::Html { html: f.to_html() }),
+        Ok(f) => to_json(&Answer::Html(&f.to_html())),
         Err(error) => error_json(&error),
     }
 }
@@ -206,7 +179,7 @@ pub fn to_html(formatted_json: &str) -> String {
 #[wasm_bindgen]
 pub fn to_markdown(formatted_json: &str) -> String {
     match formatted_from_json(formatted_json) {
-        Ok(f) => to_json(&Answer::Markdown(f.to_markdown())),
+        Ok(f) => to_json(&Answer::Markdown(&f.to_markdown())),
         Err(error) => error_json(&error),
     }
 }

@@ -97,7 +97,7 @@ impl<T> Envelope<T> {
     ///
     /// ```
     /// let body = serde_json::json!({"chat_id": 1, "text": ""});
-    /// let err = chatmark::resolve_json(&body, &Default::default(), true).unwrap_err();
+    /// let err = chatmark::resolve_json(&body.to_string(), &Default::default(), true).unwrap_err();
     /// let e = chatmark_api::Envelope::<()>::from_resolve_error(&err);
     /// assert_eq!((e.error_code, e.description.as_deref()), (Some(400), Some(err.message.as_str())));
     /// ```

@@ -80,7 +80,7 @@ impl SendMessageRequest {
         // Serialising a struct of JSON values and strings cannot fail; `Null` would be
         // refused by R5/R1 all the same.
         let body = serde_json::to_value(self).unwrap_or(Value::Null);
-        resolve_send_message(&body, limits)
+        resolve_send_message(&body.to_string(), limits)
     }
 }
 
@@ -91,10 +91,10 @@ impl SendMessageRequest {
 ///
 /// ```
 /// let body = serde_json::json!({"chat_id": 1, "text": "*a*", "parse_mode": "Markdown"});
-/// let r = chatmark_api::resolve_send_message(&body, &Default::default()).unwrap();
+/// let r = chatmark_api::resolve_send_message(&body.to_string(), &Default::default()).unwrap();
 /// assert_eq!(r.formatted.text, "a");
 /// ```
-pub fn resolve_send_message(body: &Value, limits: &Limits) -> Result<Resolved, ResolveError> {
+pub fn resolve_send_message(body: &str, limits: &Limits) -> Result<Resolved, ResolveError> {
     chatmark::resolve_json(body, limits, true)
 }
 
@@ -265,7 +265,7 @@ mod tests {
             ),
         ];
         for (body, code) in cases {
-            let e = resolve_send_message(&body, &limits).unwrap_err();
+            let e = resolve_send_message(&body.to_string(), &limits).unwrap_err();
             assert_eq!(e.code.as_str(), code, "{body}");
             let env = Envelope::<()>::from_resolve_error(&e);
             assert_eq!(env.error_code, Some(400));

@@ -197,7 +197,8 @@ async fn send_message_markdown() {
 async fn send_message_refusals() {
     let addr = start(config(5)).await;
     let long = json!({"chat_id": 1, "text": "x".repeat(2001)});
-    let want = chatmark::resolve_json(&long, &chatmark::Limits::default(), true).unwrap_err();
+    let want =
+        chatmark::resolve_json(&long.to_string(), &chatmark::Limits::default(), true).unwrap_err();
     let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &long.to_string()).await;
     assert_eq!(status, 400);
     assert_eq!(
@@ -215,12 +216,15 @@ async fn send_message_refusals() {
     let (status, v) = post(addr, "/bot1:a/sendMessage", &[], "{not json").await;
     assert_eq!(status, 400);
     assert!(
-        v["description"]
-            .as_str()
-            .unwrap()
-            .contains("not valid JSON"),
+        v["description"].as_str().unwrap().contains("not JSON"),
         "{v}"
     );
+
+    // N1: numbers are read by value and saturate; an ignored field never refuses a body
+    let n1 =
+        r#"{"chat_id":1,"text":"ab","x":1e400,"text_styles":[{"start":1e400,"len":1,"st":["b"]}]}"#;
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], n1).await;
+    assert_eq!((status, v["ok"].clone()), (200, json!(true)), "{v}");
 
     let (status, v) = post(addr, "/1:a/sendMessage", &[], "{}").await;
     assert_eq!((status, v["errorCode"].clone()), (404, json!(404)));
@@ -996,7 +1000,9 @@ async fn state_survives_a_restart() {
     );
     let (status, v) = test_webhook(addr, "r:1").await;
     assert_eq!((status, v["errorCode"].clone()), (426, json!(426)), "{v}");
-    let (status, v) = post(addr, "/botr:1/sendMessage", &[], &body).await;
+    // N1: an ignored field out of f64's range neither refuses the body nor hides chat_id.
+    let n1 = r#"{"x":1e400,"chat_id":"@chan","text":"*hi*","parse_mode":"markdown"}"#;
+    let (status, v) = post(addr, "/botr:1/sendMessage", &[], n1).await;
     assert_eq!(status, 200, "{v}");
     let after = v["result"]["message_id"].as_u64().unwrap();
     assert!(

@@ -9,15 +9,16 @@
 //! argument only, so `chatmark 'some text'` is unchanged; `chatmark -- render` formats the
 //! word "render".
 
-use std::io::{self, BufRead, Read, Write};
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chatmark::{
-    json_value_from_str, resolve_json, resolve_text, Field, Formatted, Limits, Markdown, ParseMode,
-    ResolveError, Resolved, SendMessage,
+    resolve_json, resolve_text, Answer, Field, Formatted, Limits, ParseMode, Resolved, SendMessage,
 };
-use clap::{Parser, ValueEnum};
-use serde::Serialize;
+use clap::{CommandFactory, Parser, ValueEnum};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Mode {
@@ -45,13 +46,14 @@ struct Cli {
     /// Text limit in UTF-16 units (0: none).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_text_len)]
     max_len: usize,
-    /// JSONL contract: each stdin line is a body {"text","parse_mode"?,"text_styles"?}.
+    /// JSONL contract: each input line is a body {"text","parse_mode"?,"text_styles"?}.
     #[arg(long, conflicts_with_all = ["explain"])]
     jsonl: bool,
     /// The message; read from stdin when absent or `-` (one final newline dropped). May start
-    /// with `-` (`- item`).
-    #[arg(allow_hyphen_values = true)]
-    text: Option<String>,
+    /// with `-` (`- item`); put it after `--` when it starts with `--`. With --jsonl: the
+    /// files to read, in order (`-` or none: stdin).
+    #[arg(value_name = "TEXT | FILE", allow_hyphen_values = true)]
+    args: Vec<OsString>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -72,37 +74,38 @@ struct RenderCli {
     /// The markup to write.
     #[arg(long, value_enum)]
     to: Target,
-    /// One JSON body per stdin line, one JSON result per stdout line.
+    /// One JSON body per input line, one JSON result per stdout line.
     #[arg(long)]
     jsonl: bool,
+    /// The files to read, in order (`-` or none: stdin).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
     let mut args = std::env::args_os();
     let program = args.next().unwrap_or_else(|| "chatmark".into());
-    let rest: Vec<std::ffi::OsString> = args.collect();
-    if rest.first().is_some_and(|a| a == "render") {
+    let rest: Vec<OsString> = args.collect();
+    let result = if rest.first().is_some_and(|a| a == "render") {
         let cli = RenderCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
-        return match render(&cli) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("chatmark: {e}");
-                ExitCode::from(1)
-            }
-        };
-    }
-    let cli = Cli::parse_from(std::iter::once(program).chain(rest));
-    let limits = Limits {
-        max_text_len: cli.max_len,
-        ..Limits::default()
-    };
-    let result = if cli.jsonl {
-        jsonl(&cli, &limits)
+        render(&cli)
     } else {
-        single(&cli, &limits)
+        refuse_unknown_long_flags(&program, &rest);
+        let cli = Cli::parse_from(std::iter::once(program).chain(rest));
+        let limits = Limits {
+            max_text_len: cli.max_len,
+            ..Limits::default()
+        };
+        if cli.jsonl {
+            jsonl(&cli, &limits)
+        } else {
+            single(&cli, &limits)
+        }
     };
     match result {
         Ok(code) => code,
+        // `chatmark --jsonl < big | head -1`: the reader left; stop quietly, as Unix tools do
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("chatmark: {e}");
             ExitCode::from(1)
@@ -110,31 +113,33 @@ fn main() -> ExitCode {
     }
 }
 
-/// One result line, fields in wire order.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Answer<'a> {
-    Formatted {
-        #[serde(flatten)]
-        formatted: &'a Formatted,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        diagnostics: Option<&'a [chatmark::Diagnostic]>,
-    },
-    Error {
-        error: &'a ResolveError,
-    },
-}
-
-fn output<'a>(
-    formatted: &'a Formatted,
-    diagnostics: Option<&'a [chatmark::Diagnostic]>,
-) -> Answer<'a> {
-    Answer::Formatted {
-        formatted,
-        diagnostics,
+/// TEXT may start with `-` (`- item`), so clap takes any argument as TEXT; but one that
+/// looks like a long flag (`--jsnol`) and does not follow `--` is a misspelt flag, not a
+/// message: let clap refuse it (exit 2, with its "similar argument" tip).
+fn refuse_unknown_long_flags(program: &OsString, rest: &[OsString]) {
+    let cmd = Cli::command();
+    let known = |name: &str| {
+        matches!(name, "help" | "version")
+            || cmd.get_arguments().any(|a| a.get_long() == Some(name))
+    };
+    let unknown = rest.iter().take_while(|a| *a != "--").find(|a| {
+        a.to_str().is_some_and(|s| {
+            s.strip_prefix("--").is_some_and(|flag| {
+                let name = flag.split('=').next().unwrap_or(flag);
+                name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && !known(name)
+            })
+        })
+    });
+    if let Some(flag) = unknown {
+        let strict = Cli::command().mut_arg("args", |a| a.allow_hyphen_values(false));
+        if let Err(e) = strict.try_get_matches_from([program, flag]) {
+            e.exit();
+        }
     }
 }
 
+/// Writes one answer line (fields in wire order) and flushes it, so a reader sees each
+/// result as soon as it is made.
 fn print(out: &mut impl Write, v: &Answer<'_>, pretty: bool) -> io::Result<()> {
     if pretty {
         serde_json::to_writer_pretty(&mut *out, v)?;
@@ -145,14 +150,20 @@ fn print(out: &mut impl Write, v: &Answer<'_>, pretty: bool) -> io::Result<()> {
     out.flush()
 }
 
+/// Reads all of stdin as text, lossily only when it is not UTF-8 (L2), without a second copy.
+fn read_stdin() -> io::Result<String> {
+    let mut buf = Vec::new();
+    io::stdin().read_to_end(&mut buf)?;
+    Ok(String::from_utf8(buf)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
 fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
-    let text = match cli.text.as_deref() {
-        Some(t) if t != "-" => t.to_owned(),
-        _ => {
-            let mut buf = Vec::new();
-            io::stdin().read_to_end(&mut buf)?;
+    let text = match cli.args.as_slice() {
+        [t] if t != "-" => t.to_string_lossy().into_owned(),
+        [] | [_] => {
             // `echo text | chatmark`: the shell's final newline is not part of the message.
-            let mut text = String::from_utf8_lossy(&buf).into_owned();
+            let mut text = read_stdin()?;
             if text.ends_with('\n') {
                 text.pop();
                 if text.ends_with('\r') {
@@ -160,6 +171,14 @@ fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
                 }
             }
             text
+        }
+        [..] => {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::TooManyValues,
+                    "give the message as one argument (quote it), or on stdin",
+                )
+                .exit();
         }
     };
     let mode = match cli.mode {
@@ -179,8 +198,12 @@ fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
             if cli.explain {
                 explain(&mut out, &r)?;
             }
-            let diags = cli.diagnostics.then_some(r.diagnostics.as_slice());
-            print(&mut out, &output(&r.formatted, diags), cli.pretty)?;
+            let diagnostics = cli.diagnostics.then_some(r.diagnostics.as_slice());
+            let answer = Answer::Formatted {
+                formatted: &r.formatted,
+                diagnostics,
+            };
+            print(&mut out, &answer, cli.pretty)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
@@ -236,108 +259,131 @@ fn explain(out: &mut impl Write, r: &Resolved) -> io::Result<()> {
 }
 
 fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
+    let files: Vec<PathBuf> = cli.args.iter().map(PathBuf::from).collect();
     let stdout = io::stdout();
-    let mut out = stdout.lock();
-    for_each_line(&mut input, |text| {
-        let resolved =
-            json_value_from_str(text, "body").and_then(|body| resolve_json(&body, limits, false));
+    let mut out = BufWriter::new(stdout.lock());
+    for_each_line(&files, |text| {
+        let resolved = resolve_json(text, limits, false);
         let answer = match &resolved {
-            Ok(r) => output(
-                &r.formatted,
-                cli.diagnostics.then_some(r.diagnostics.as_slice()),
-            ),
-            Err(error) => Answer::Error { error },
+            Ok(r) => Answer::Formatted {
+                formatted: &r.formatted,
+                diagnostics: cli.diagnostics.then_some(r.diagnostics.as_slice()),
+            },
+            Err(error) => Answer::Error(error),
         };
         print(&mut out, &answer, false)
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Calls `f` with each line of `input` (read lossily as UTF-8, L2; `\n` or `\r\n` removed),
-/// in order, until the input ends or `f` fails.
-fn for_each_line(
-    input: &mut impl BufRead,
-    mut f: impl FnMut(&str) -> io::Result<()>,
-) -> io::Result<()> {
+/// Calls `f` with each line of the `files` in order (none, or `-`: stdin), read lossily as
+/// UTF-8 (L2), `\n` or `\r\n` removed, until the input ends or `f` fails. A file that cannot
+/// be opened is an error naming it.
+fn for_each_line(files: &[PathBuf], mut f: impl FnMut(&str) -> io::Result<()>) -> io::Result<()> {
+    let stdin = [PathBuf::from("-")];
+    let files = if files.is_empty() { &stdin[..] } else { files };
     let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
+    for path in files {
+        let mut input: Box<dyn BufRead> = if path.as_os_str() == "-" {
+            Box::new(io::stdin().lock())
+        } else {
+            let file = File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            Box::new(BufReader::new(file))
+        };
+        loop {
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.strip_suffix('\n').unwrap_or(&text);
+            f(text.strip_suffix('\r').unwrap_or(text))?;
         }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.strip_suffix('\n').unwrap_or(&text);
-        f(text.strip_suffix('\r').unwrap_or(text))?;
+    }
+    Ok(())
+}
+
+/// Reads a render body: `text` (a string) and optional `text_styles`, normalised (N1–N6)
+/// within the default cap on runs (R6).
+fn render_input(json: &str) -> Result<Formatted, chatmark::ResolveError> {
+    Formatted::from_json(json, &Limits::default())
+}
+
+/// Renders `f` as the wire answer would carry it.
+fn rendered(f: &Formatted, to: Target) -> Rendering {
+    match to {
+        Target::Html => Rendering::Html(f.to_html()),
+        Target::Markdown => Rendering::Markdown(f.to_markdown()),
     }
 }
 
-/// Reads a render body: `text` (a string) and optional `text_styles`, normalised (N1–N6).
-fn render_input(line: &str) -> Result<Formatted, ResolveError> {
-    Formatted::from_json(&json_value_from_str(line, "body")?)
+enum Rendering {
+    Html(String),
+    Markdown(chatmark::Markdown),
 }
 
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Rendered<'a> {
-    Html { html: String },
-    Markdown(Markdown),
-    Error { error: &'a ResolveError },
-}
-
-fn rendered(f: &Formatted, to: Target) -> Rendered<'static> {
-    match to {
-        Target::Html => Rendered::Html { html: f.to_html() },
-        Target::Markdown => Rendered::Markdown(f.to_markdown()),
+impl Rendering {
+    fn answer(&self) -> Answer<'_> {
+        match self {
+            Rendering::Html(html) => Answer::Html(html),
+            Rendering::Markdown(md) => Answer::Markdown(md),
+        }
     }
 }
 
 fn render(cli: &RenderCli) -> io::Result<ExitCode> {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
     let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if !cli.jsonl {
-        let mut buf = Vec::new();
-        input.read_to_end(&mut buf)?;
-        let doc = String::from_utf8_lossy(&buf);
-        return match render_input(&doc) {
-            Ok(f) => {
-                match rendered(&f, cli.to) {
-                    Rendered::Html { html } => writeln!(out, "{html}")?,
-                    Rendered::Markdown(md) => {
-                        writeln!(out, "{}", md.text)?;
-                        for u in &md.unexpressed {
-                            eprintln!(
-                                "note: not expressed at {}+{}: {}{}",
-                                u.start,
-                                u.len,
-                                u.what.as_str(),
-                                u.what.code().map(|c| format!(" {c}")).unwrap_or_default()
-                            );
-                        }
-                    }
-                    Rendered::Error { .. } => {}
-                }
-                out.flush()?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(e) => {
-                eprintln!("chatmark: {} ({}): {}", e.code, e.field, e.message);
-                Ok(ExitCode::from(3))
-            }
-        };
+    let mut out = BufWriter::new(stdout.lock());
+    if cli.jsonl {
+        for_each_line(&cli.files, |text| {
+            let rendering = render_input(text).map(|f| rendered(&f, cli.to));
+            let answer = match &rendering {
+                Ok(r) => r.answer(),
+                Err(error) => Answer::Error(error),
+            };
+            print(&mut out, &answer, false)
+        })?;
+        return Ok(ExitCode::SUCCESS);
     }
-    for_each_line(&mut input, |text| {
-        let answer = render_input(text);
-        let v = match &answer {
-            Ok(f) => rendered(f, cli.to),
-            Err(error) => Rendered::Error { error },
-        };
-        serde_json::to_writer(&mut out, &v)?;
-        writeln!(out)?;
-        out.flush()
-    })?;
-    Ok(ExitCode::SUCCESS)
+    let doc = match cli.files.as_slice() {
+        [] => read_stdin()?,
+        [path] if path.as_os_str() == "-" => read_stdin()?,
+        [path] => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        [..] => RenderCli::command()
+            .error(
+                clap::error::ErrorKind::TooManyValues,
+                "without --jsonl, render reads one document",
+            )
+            .exit(),
+    };
+    match render_input(&doc) {
+        Ok(f) => {
+            match rendered(&f, cli.to) {
+                Rendering::Html(html) => writeln!(out, "{html}")?,
+                Rendering::Markdown(md) => {
+                    writeln!(out, "{}", md.text)?;
+                    for u in &md.unexpressed {
+                        eprintln!(
+                            "note: not expressed at {}+{}: {}{}",
+                            u.start,
+                            u.len,
+                            u.what.as_str(),
+                            u.what.code().map(|c| format!(" {c}")).unwrap_or_default()
+                        );
+                    }
+                }
+            }
+            out.flush()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("chatmark: {} ({}): {}", e.code, e.field, e.message);
+            Ok(ExitCode::from(3))
+        }
+    }
 }

@@ -35,7 +35,7 @@ mod utf16;
 
 pub use html::parse_html;
 #[cfg(feature = "serde")]
-pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json};
+pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, Answer};
 pub use markdown::{parse_markdown, parse_markdown_with_diagnostics};
 pub use model::{Diagnostic, DiagnosticCode, Formatted, TextStyle};
 pub use normalize::{normalize, RawTextStyle};

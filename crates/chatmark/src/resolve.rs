@@ -338,6 +338,51 @@ impl ResolveError {
     }
 }
 
+impl ResolveError {
+    /// N6: `text_styles` present but not an array.
+    pub(crate) fn invalid_text_styles() -> Self {
+        ResolveError::new(
+            ErrorCode::InvalidTextStyles,
+            "text_styles",
+            "text_styles must be an array",
+        )
+    }
+
+    /// R6: refuses `count` runs over `limits.max_text_styles` (`0`: no limit). Readers keep
+    /// at most one run past the cap, so the message says "more than".
+    pub(crate) fn check_run_count(count: usize, limits: &Limits) -> Result<(), Self> {
+        if limits.max_text_styles != 0 && count > limits.max_text_styles {
+            return Err(ResolveError::new(
+                ErrorCode::TooManyTextStyles,
+                "text_styles",
+                format!(
+                    "text_styles has more than {} entries, the limit",
+                    limits.max_text_styles
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// R1's presence and type checks of `text`: `missing_text` when absent or `null`,
+/// `invalid_text` when not a string.
+pub(crate) fn required_text<'a>(text: &Field<&'a str>) -> Result<&'a str, ResolveError> {
+    match *text {
+        Field::Absent | Field::Null => Err(ResolveError::new(
+            ErrorCode::MissingText,
+            "text",
+            "text is required",
+        )),
+        Field::Invalid => Err(ResolveError::new(
+            ErrorCode::InvalidText,
+            "text",
+            "text must be a string",
+        )),
+        Field::Value(t) => Ok(t),
+    }
+}
+
 /// Resolves a whole `sendMessage` request (R1–R8, `chat_id` included).
 ///
 /// # Examples
@@ -378,23 +423,7 @@ pub fn resolve(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved, Reso
 /// ```
 pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved, ResolveError> {
     // R1
-    let text = match body.text {
-        Field::Absent | Field::Null => {
-            return Err(ResolveError::new(
-                ErrorCode::MissingText,
-                "text",
-                "text is required",
-            ))
-        }
-        Field::Invalid => {
-            return Err(ResolveError::new(
-                ErrorCode::InvalidText,
-                "text",
-                "text must be a string",
-            ))
-        }
-        Field::Value(t) => t,
-    };
+    let text = required_text(&body.text)?;
     if text.is_empty() {
         return Err(ResolveError::new(
             ErrorCode::TextEmpty,
@@ -435,25 +464,9 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
         // R3, N6, R6
         let (styles, diagnostics) = match &body.text_styles {
             Field::Absent | Field::Null => (Vec::new(), Vec::new()),
-            Field::Invalid => {
-                return Err(ResolveError::new(
-                    ErrorCode::InvalidTextStyles,
-                    "text_styles",
-                    "text_styles must be an array",
-                ))
-            }
+            Field::Invalid => return Err(ResolveError::invalid_text_styles()),
             Field::Value(runs) => {
-                if limits.max_text_styles != 0 && runs.len() > limits.max_text_styles {
-                    return Err(ResolveError::new(
-                        ErrorCode::TooManyTextStyles,
-                        "text_styles",
-                        format!(
-                            "text_styles has {} entries; the limit is {}",
-                            runs.len(),
-                            limits.max_text_styles
-                        ),
-                    ));
-                }
+                ResolveError::check_run_count(runs.len(), limits)?;
                 normalize(text, runs)
             }
         };

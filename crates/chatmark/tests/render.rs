@@ -204,7 +204,9 @@ fn render_markdown_lossless_rate_on_word_styling() {
 
 fn formatted_of(v: &Value) -> Formatted {
     let text = v["text"].as_str().unwrap_or_default().to_owned();
-    let (styles, _) = chatmark::normalize_json(&text, &v["text_styles"]).unwrap();
+    let (styles, _) =
+        chatmark::normalize_json(&text, &v["text_styles"].to_string(), &Default::default())
+            .unwrap();
     Formatted {
         text,
         text_styles: styles,

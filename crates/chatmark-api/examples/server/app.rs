@@ -368,21 +368,20 @@ async fn send_message(
         Ok(t) => t,
         Err(e) => return reply(e),
     };
-    let body = match read_json(&body) {
-        Ok(v) => v,
-        Err(e) => return reply::<()>(Envelope::error(400, e)),
-    };
-    let resolved = match resolve_send_message(&body, &Limits::default()) {
+    let text = String::from_utf8_lossy(&body);
+    let trimmed = text.trim_start();
+    if !trimmed.is_empty() && !trimmed.starts_with('{') {
+        return reply::<()>(Envelope::error(400, "the body must be a JSON object"));
+    }
+    // Read straight from the text: numbers by value (N1), ignored fields skipped unread.
+    let resolved = match resolve_send_message(&text, &Limits::default()) {
         Ok(r) => r,
         Err(e) => return reply::<()>(Envelope::from_resolve_error(&e)),
     };
     let date = EpochMillis::now();
     let message = NewMessage {
         bot: token.to_owned(),
-        chat_id: body
-            .get("chat_id")
-            .map(Value::to_string)
-            .unwrap_or_default(),
+        chat_id: chat_id_text(&text),
         date,
         text: resolved.formatted.text,
         text_styles: serde_json::to_string(&resolved.formatted.text_styles)
@@ -392,6 +391,20 @@ async fn send_message(
         Ok(message_id) => reply(Envelope::success(SendMessageResult { message_id, date })),
         Err(e) => store_failure(&e),
     }
+}
+
+/// The `chat_id` of a body that resolved (so it is JSON with a valid `chat_id`), as JSON
+/// text for the message record; other fields are skipped unread (serde_json ignores values
+/// iteratively and does not convert their numbers), so N1's bodies read here too.
+fn chat_id_text(body: &str) -> String {
+    #[derive(Deserialize)]
+    struct ChatId<'a> {
+        #[serde(borrow)]
+        chat_id: &'a serde_json::value::RawValue,
+    }
+    // Only a body with a repeated `chat_id` key fails here; its record keeps no chat id.
+    serde_json::from_str::<ChatId<'_>>(body)
+        .map_or_else(|_| String::new(), |c| c.chat_id.get().to_owned())
 }
 
 #[derive(Deserialize)]

@@ -1,0 +1,136 @@
+//! The command line as a careless or hostile user drives it (issue 11): misspelt flags,
+//! file arguments, a reader that leaves early, and bodies JSON values cannot hold (N1, R6).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chatmark"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chatmark-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn a_misspelt_long_flag_is_a_usage_error_with_a_tip() {
+    for args in [&["--jsnol"][..], &["--prety", "x"], &["--mode", "html", "--explian"]] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
+        assert!(text(&o.stderr).contains("unexpected argument"), "{args:?}");
+    }
+    assert!(text(&run(&["--jsnol"], "").stderr).contains("--jsonl"));
+}
+
+#[test]
+fn text_starting_with_a_dash_is_still_text_p3() {
+    let o = run(&["- item"], "");
+    assert_eq!(
+        text(&o.stdout),
+        "{\"text\":\"item\",\"text_styles\":[{\"start\":0,\"len\":4,\"st\":[\"lst_1\"]}]}\n"
+    );
+    let o = run(&["--pretty", "- item"], "");
+    assert!(o.status.success());
+    // after `--`, anything is the message, flag-like or not
+    let o = run(&["--", "--jsnol"], "");
+    assert_eq!(text(&o.stdout), "{\"text\":\"--jsnol\",\"text_styles\":[]}\n");
+    // a lone `-` reads stdin
+    let o = run(&["-"], "**x**\n");
+    assert!(text(&o.stdout).starts_with("{\"text\":\"x\""));
+}
+
+#[test]
+fn jsonl_reads_file_arguments_in_order_and_dash_as_stdin() {
+    let a = temp_file("a.jsonl", "{\"text\":\"a\"}\n");
+    let b = temp_file("b.jsonl", "{\"text\":\"*b*\",\"parse_mode\":\"markdown\"}\n");
+    let a = a.to_str().unwrap();
+    let b = b.to_str().unwrap();
+    let o = run(&["--jsonl", a, "-", b], "{\"text\":\"stdin\"}\n");
+    let lines: Vec<String> = text(&o.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].contains("\"a\""));
+    assert!(lines[1].contains("\"stdin\""));
+    assert!(lines[2].contains("\"st\":[\"i\"]"));
+    let o = run(&["render", "--to", "html", "--jsonl", a], "ignored\n");
+    assert_eq!(text(&o.stdout), "{\"html\":\"a\"}\n");
+    let o = run(&["render", "--to", "html", a], "");
+    assert_eq!(text(&o.stdout), "a\n");
+}
+
+#[test]
+fn a_missing_file_is_an_error_naming_it() {
+    let o = run(&["--jsonl", "/nonexistent/in.jsonl"], "{\"text\":\"a\"}\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(text(&o.stderr).contains("/nonexistent/in.jsonl"));
+}
+
+#[test]
+fn a_reader_that_leaves_early_ends_the_command_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chatmark"))
+        .arg("--jsonl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..200_000 {
+            if stdin.write_all(b"{\"text\":\"*a*\",\"parse_mode\":\"markdown\"}\n").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("{\"text\":\"a\""));
+    // stdout is closed here, like `| head -1`
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stderr), "");
+}
+
+#[test]
+fn bodies_with_numbers_beyond_f64_are_read_by_value_n1() {
+    let o = run(
+        &["--jsonl"],
+        "{\"text\":\"ab\",\"text_styles\":[{\"start\":0,\"len\":1e400,\"st\":[\"b\"]}],\"x\":-1e999}\n",
+    );
+    assert_eq!(
+        text(&o.stdout),
+        "{\"text\":\"ab\",\"text_styles\":[{\"start\":0,\"len\":2,\"st\":[\"b\"]}]}\n"
+    );
+}
+
+#[test]
+fn render_refuses_too_many_runs_r6() {
+    let runs = vec!["{\"start\":0,\"len\":1,\"st\":\"b\"}"; 10_001].join(",");
+    let o = run(
+        &["render", "--to", "html", "--jsonl"],
+        &format!("{{\"text\":\"a\",\"text_styles\":[{runs}]}}\n"),
+    );
+    assert!(text(&o.stdout).contains("\"too_many_text_styles\""), "{}", text(&o.stdout));
+}
