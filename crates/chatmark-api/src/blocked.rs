@@ -388,8 +388,15 @@ pub fn is_blocked_ip(addr: IpAddr) -> Option<&'static str> {
     }
 }
 
+/// Whether `addr` is this host's loopback: `127.0.0.0/8`, `::1`, or the IPv4-mapped form of
+/// a `127.0.0.0/8` address. NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`) forms that embed
+/// `127.x` are routed off-host, so they are not loopback even though [`is_blocked_ip`]
+/// names their embedded address's range.
 fn is_loopback(addr: IpAddr) -> bool {
-    is_blocked_ip(addr) == Some("loopback")
+    match addr {
+        IpAddr::V4(a) => a.is_loopback(),
+        IpAddr::V6(a) => a.is_loopback() || a.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+    }
 }
 
 fn is_localhost_name(name: &str) -> bool {

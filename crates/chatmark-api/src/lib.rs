@@ -1,7 +1,8 @@
 //! chatmark-api: the Bot API's wire types as serde models — the response envelope,
 //! `sendMessage` (resolved through chatmark, spec section 5), `testWebhook` with its outcome
-//! codes and the blocked-target guard, and the group quota query. The library does no
-//! networking; `examples/server` shows the types behind an HTTP server.
+//! codes and the blocked-target guard, the group quota query, and the [`store::Store`] trait
+//! over a server's state. The library does no networking and no database access;
+//! `examples/server` shows the types behind an HTTP server with SQLite storage.
 //!
 //! ```
 //! use chatmark_api::{Envelope, SendMessageResult};
@@ -14,6 +15,7 @@ pub mod blocked;
 pub mod envelope;
 pub mod quota;
 pub mod send_message;
+pub mod store;
 pub mod webhook;
 
 pub use blocked::{check_target, is_blocked_ip, BlockReason, Host, UrlError, WebhookUrl};

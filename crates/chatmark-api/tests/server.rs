@@ -5,6 +5,15 @@
 #[allow(dead_code)]
 #[path = "../examples/server/app.rs"]
 mod app;
+#[allow(dead_code)]
+#[path = "../examples/server/conn.rs"]
+mod conn;
+#[allow(dead_code)]
+#[path = "../examples/server/probe.rs"]
+mod probe;
+#[allow(dead_code)]
+#[path = "../examples/server/sqlite.rs"]
+mod sqlite;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -21,14 +30,24 @@ fn config(daily_limit: u32) -> app::Config {
         probe_timeout: Duration::from_millis(400),
         daily_limit,
         allow_loopback: true,
+        db: ":memory:".to_owned(),
+        ..app::Config::default()
     }
 }
 
 async fn start(config: app::Config) -> SocketAddr {
+    start_server(config).await.0
+}
+
+/// Serves a router over the database of `config`; aborting the handle stops the server.
+async fn start_server(config: app::Config) -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app::router(config)).await });
-    addr
+    let (router, _notes) = app::build(&config).unwrap();
+    let task = tokio::spawn(async move {
+        let _ = conn::serve(listener, router, config).await;
+    });
+    (addr, task)
 }
 
 /// POSTs `body` with extra headers; answers the status and the JSON body.
@@ -58,6 +77,31 @@ async fn post(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &str
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// Sends `request` as written and reads the answer until the server closes: the status, the
+/// head and the JSON body (`Null` when the body is not JSON).
+async fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String, Value) {
+    let exchange = async {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        // The server may answer and close before reading all of an over-size request.
+        let _ = s.write_all(request).await;
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        out
+    };
+    let out = tokio::time::timeout(DEADLINE, exchange)
+        .await
+        .expect("server answered in time");
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = serde_json::from_str(body).unwrap_or(Value::Null);
+    (status, head.to_ascii_lowercase(), body)
+}
+
 /// A webhook answering every request with `status_line` (e.g. `302 Found`).
 async fn webhook(status_line: &'static str, extra: &'static str) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -76,6 +120,22 @@ async fn webhook(status_line: &'static str, extra: &'static str) -> String {
                 let answer = format!(
                     "HTTP/1.1 {status_line}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n"
                 );
+                let _ = s.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    format!("http://{addr}/hook")
+}
+
+/// A webhook answering every request with exactly the bytes of `answer`, then closing.
+async fn raw_webhook(answer: &'static str) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut chunk = [0u8; 512];
+                let _ = s.read(&mut chunk).await;
                 let _ = s.write_all(answer.as_bytes()).await;
             });
         }
@@ -204,6 +264,33 @@ async fn test_webhook_classifies_answers() {
     }
 }
 
+/// Issue 11 item 11: a status line ending in a bare LF is read as HTTP parsers commonly do.
+#[tokio::test]
+async fn test_webhook_reads_bare_lf_status_lines() {
+    let addr = start(config(50)).await;
+    let cases = [
+        ("HTTP/1.1 200 OK\n\n", "webhook.ok", Some(200)),
+        (
+            "HTTP/1.1 404 Not Found\nContent-Length: 0\n\n",
+            "webhook.http.404",
+            Some(404),
+        ),
+        ("HTTP/1.0 204\n\n", "webhook.ok", Some(204)),
+        ("HTTP/1.1 200 OK\r\n\r\n", "webhook.ok", Some(200)),
+        ("\n\n", "webhook.err.other", None),
+        ("SSH-2.0-OpenSSH_9.6\r\n", "webhook.err.other", None),
+    ];
+    for (i, (answer, outcome, status)) in cases.into_iter().enumerate() {
+        let url = raw_webhook(answer).await;
+        let r = probe_result(addr, &format!("lf:{i}"), &url).await;
+        assert_eq!(
+            (r.outcome.as_str(), r.status_code),
+            (outcome, status),
+            "{answer:?}: {r:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn test_webhook_failures() {
     let addr = start(config(50)).await;
@@ -222,10 +309,6 @@ async fn test_webhook_failures() {
         .unwrap();
     let r = probe_result(addr, "t:2", &format!("http://{closed}/")).await;
     assert_eq!(r.outcome.as_str(), "webhook.err.conn");
-
-    let r = probe_result(addr, "t:3", "https://127.0.0.1:9/").await;
-    assert_eq!(r.outcome.as_str(), "webhook.err.tls");
-    assert!(r.hint.contains("not supported"), "{}", r.hint);
 
     let r = probe_result(addr, "t:4", "http://10.0.0.1/").await;
     assert_eq!(r.outcome.as_str(), "webhook.err.blocked");
@@ -255,6 +338,210 @@ async fn test_webhook_failures() {
         v["description"].as_str().unwrap().contains("userinfo"),
         "{v}"
     );
+}
+
+/// Issue 11 item 7: every answer is the route's JSON envelope with the right status, and the
+/// body limit admits the largest valid message.
+#[tokio::test]
+async fn every_answer_is_an_envelope() {
+    let addr = start(config(5)).await;
+    let bot = |code: u16| (code, json!(false), json!(code));
+    let check_bot = |(status, head, v): (u16, String, Value), want: u16, ctx: &str| {
+        assert!(
+            head.contains("content-type: application/json"),
+            "{ctx}: {head}"
+        );
+        assert_eq!(
+            (status, v["ok"].clone(), v["errorCode"].clone()),
+            bot(want),
+            "{ctx}: {v}"
+        );
+        assert!(!v["description"].as_str().unwrap().is_empty(), "{ctx}: {v}");
+    };
+    let check_quota = |(status, head, v): (u16, String, Value), want: u16, ctx: &str| {
+        assert!(
+            head.contains("content-type: application/json"),
+            "{ctx}: {head}"
+        );
+        assert_eq!(
+            (status, v["error"].clone()),
+            (want, json!(want)),
+            "{ctx}: {v}"
+        );
+        assert_eq!(v["data"], json!([]), "{ctx}");
+        assert!(!v["message"].as_str().unwrap().is_empty(), "{ctx}: {v}");
+    };
+    let big = "x".repeat(app::BODY_LIMIT + 1);
+    let over = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{big}",
+        big.len()
+    );
+    check_bot(raw(addr, over.as_bytes()).await, 413, "over-size body");
+    let over = format!(
+        "POST /v3.0/oa/quota/group HTTP/1.1\r\nHost: t\r\naccess_token: t\r\nContent-Length: {}\r\n\r\n{big}",
+        big.len()
+    );
+    check_quota(
+        raw(addr, over.as_bytes()).await,
+        413,
+        "over-size quota body",
+    );
+    // Chunked, so no Content-Length announces the size.
+    let chunked = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
+        big.len()
+    );
+    check_bot(
+        raw(addr, chunked.as_bytes()).await,
+        413,
+        "over-size chunked body",
+    );
+    let req = |method: &str, path: &str| {
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+    };
+    check_bot(
+        raw(addr, req("POST", "/bot%FF/sendMessage").as_bytes()).await,
+        400,
+        "bad UTF-8 in the path",
+    );
+    check_bot(
+        raw(addr, req("GET", "/bot1:a/sendMessage").as_bytes()).await,
+        405,
+        "GET",
+    );
+    check_bot(
+        raw(addr, req("PUT", "/bot1:a/setWebhook").as_bytes()).await,
+        405,
+        "PUT",
+    );
+    check_quota(
+        raw(addr, req("GET", "/v3.0/oa/quota/group").as_bytes()).await,
+        405,
+        "GET quota",
+    );
+    check_bot(
+        raw(addr, req("POST", "/nowhere").as_bytes()).await,
+        404,
+        "unknown path",
+    );
+    check_quota(
+        raw(addr, req("POST", "/v3.0/oa/other").as_bytes()).await,
+        404,
+        "unknown quota path",
+    );
+    let long = format!("/bot1:a/{}", "a".repeat(app::MAX_TARGET));
+    check_bot(
+        raw(addr, req("POST", &long).as_bytes()).await,
+        414,
+        "over-long path",
+    );
+    let long = format!("/v3.0/oa/quota/group?{}", "a".repeat(app::MAX_TARGET));
+    check_quota(
+        raw(addr, req("POST", &long).as_bytes()).await,
+        414,
+        "over-long quota target",
+    );
+
+    // The largest valid message fits: 2,000 escaped units and 10,000 runs with a colour.
+    let runs: Vec<Value> = (0..10_000)
+        .map(|i| json!({"start": 1999 - i % 2000, "len": 1, "st": ["b", "c_db342e"]}))
+        .collect();
+    let text = "\\u00e9".repeat(2000);
+    let body = format!(
+        r#"{{"chat_id":1,"text":"{text}","text_styles":{}}}"#,
+        json!(runs)
+    );
+    assert!(
+        body.len() > 400_000 && body.len() <= app::BODY_LIMIT,
+        "{}",
+        body.len()
+    );
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+    assert_eq!((status, v["ok"].clone()), (200, json!(true)), "{v}");
+}
+
+/// Issue 11 item 8: a JSON array is not read as a struct's fields in order.
+#[tokio::test]
+async fn non_object_bodies_are_refused() {
+    let addr = start(config(5)).await;
+    for body in [r#"["http://127.0.0.1:9/"]"#, "\"x\"", "null", "1"] {
+        let (status, v) = post(addr, "/botarr:1/setWebhook", &[], body).await;
+        assert_eq!(status, 400, "{body}: {v}");
+        assert_eq!(
+            v,
+            json!({"ok": false, "errorCode": 400, "description": "the body must be a JSON object"}),
+            "{body}"
+        );
+        let (status, v) = post(addr, "/botarr:1/sendMessage", &[], body).await;
+        assert_eq!(
+            (status, v["errorCode"].clone()),
+            (400, json!(400)),
+            "{body}: {v}"
+        );
+        assert!(
+            v["description"].as_str().unwrap().contains("JSON object"),
+            "{v}"
+        );
+    }
+    // Nothing was stored by the array.
+    let (status, v) = test_webhook(addr, "arr:1").await;
+    assert_eq!(status, 400);
+    assert!(
+        v["description"].as_str().unwrap().contains("no webhook"),
+        "{v}"
+    );
+
+    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
+    let (status, v) = post(addr, "/v3.0/oa/quota/group", &token, r#"["APP"]"#).await;
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(
+        v,
+        json!({"data": [], "error": 400, "message": "the body must be a JSON object"})
+    );
+}
+
+/// Issue 11 item 9: webhook URLs and the number of bots held are capped.
+#[tokio::test]
+async fn server_state_is_bounded() {
+    let addr = start(app::Config {
+        max_bots: 2,
+        ..config(5)
+    })
+    .await;
+    let long = format!("http://example.com/{}", "a".repeat(app::MAX_WEBHOOK_URL));
+    let (status, v) = post(
+        addr,
+        "/botcap:0/setWebhook",
+        &[],
+        &json!({ "url": long }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["description"].as_str().unwrap().contains("2048 bytes"),
+        "{v}"
+    );
+    let fits = format!(
+        "http://example.com/{}",
+        "a".repeat(app::MAX_WEBHOOK_URL - 19)
+    );
+    assert_eq!(fits.len(), app::MAX_WEBHOOK_URL);
+    set_webhook(addr, "cap:1", &fits).await;
+    set_webhook(addr, "cap:2", "http://example.com/2").await;
+    let (status, v) = post(
+        addr,
+        "/botcap:3/setWebhook",
+        &[],
+        r#"{"url":"http://example.com/3"}"#,
+    )
+    .await;
+    assert_eq!((status, v["errorCode"].clone()), (429, json!(429)), "{v}");
+    // A bot already held may change its URL; removing one makes room for another.
+    set_webhook(addr, "cap:2", "http://example.com/2b").await;
+    set_webhook(addr, "cap:2", "").await;
+    set_webhook(addr, "cap:3", "http://example.com/3").await;
 }
 
 #[tokio::test]
@@ -295,7 +582,7 @@ async fn test_webhook_daily_limit() {
 async fn quota_group_filters_and_token() {
     let addr = start(config(5)).await;
     let path = "/v3.0/oa/quota/group";
-    let token = [("access_token", "token-1")];
+    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
     let ids = |v: &Value| -> Vec<String> {
         let r: QuotaResponse = serde_json::from_value(v.clone()).unwrap();
         assert_eq!(r.error, 0);
@@ -374,6 +661,8 @@ fn example_binary_prints_its_address_first() {
         std::process::Command::new(exe)
             .arg("0")
             .env_remove("CHATMARK_ALLOW_LOOPBACK")
+            .env_remove("CHATMARK_BOT_TOKENS")
+            .env("CHATMARK_API_DB", ":memory:")
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap(),
@@ -397,4 +686,625 @@ fn example_binary_prints_its_address_first() {
     s.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""message_id":1"#), "{answer}");
+}
+
+/// Settings with short connection timeouts, for the timeout tests.
+fn short_timeouts() -> app::Config {
+    app::Config {
+        header_timeout: Duration::from_millis(300),
+        body_timeout: Duration::from_millis(300),
+        idle_timeout: Duration::from_millis(600),
+        ..config(5)
+    }
+}
+
+/// Reads until the server closes the connection (or resets it); answers what was read.
+/// Fails the test when the server keeps the connection open past `DEADLINE`.
+async fn read_until_closed(s: &mut TcpStream) -> String {
+    let mut out = Vec::new();
+    let read = tokio::time::timeout(DEADLINE, async {
+        let mut chunk = [0u8; 1024];
+        loop {
+            match s.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(&chunk[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(read.is_ok(), "the server kept the connection open");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Issue 11 item 6: a connection that never finishes its headers is closed by the server
+/// (header timeout), even when it keeps trickling bytes, while other requests are served.
+#[tokio::test]
+async fn slow_client_is_closed_while_others_are_served() {
+    let addr = start(short_timeouts()).await;
+    let mut stalled = TcpStream::connect(addr).await.unwrap();
+    stalled
+        .write_all(b"POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\n")
+        .await
+        .unwrap();
+    let mut trickling = TcpStream::connect(addr).await.unwrap();
+    let trickle = tokio::spawn(async move {
+        // One header byte every 50 ms: never idle, never complete. Bounded: 400 bytes.
+        for b in b"POST /bot1:a/sendMessage HTTP/1.1\r\nX: "
+            .iter()
+            .chain([b'a'; 360].iter())
+        {
+            if trickling.write_all(&[*b]).await.is_err() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        false
+    });
+    let body = json!({"chat_id": 1, "text": "hi"}).to_string();
+    for _ in 0..3 {
+        let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    assert_eq!(read_until_closed(&mut stalled).await, "");
+    assert!(
+        trickle.await.unwrap(),
+        "the trickling client was never cut off"
+    );
+    let (status, _) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+    assert_eq!(status, 200);
+}
+
+/// Issue 11 item 6: idle connections (before any request, and between keep-alive requests)
+/// are closed after the idle timeout; a body that stops arriving answers 408.
+#[tokio::test]
+async fn idle_and_body_timeouts() {
+    let addr = start(short_timeouts()).await;
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    assert_eq!(read_until_closed(&mut idle).await, "");
+
+    let mut kept = TcpStream::connect(addr).await.unwrap();
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let req = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    kept.write_all(req.as_bytes()).await.unwrap();
+    let answer = read_until_closed(&mut kept).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(answer.matches("HTTP/1.1").count(), 1, "{answer}");
+
+    let mut partial = TcpStream::connect(addr).await.unwrap();
+    partial
+        .write_all(
+            b"POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n{\"chat",
+        )
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut partial).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    let v: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["errorCode"].clone()),
+        (json!(false), json!(408))
+    );
+}
+
+/// Issue 11 item 6: connections over the cap answer 503 in the envelope; once others close,
+/// requests are served again.
+#[tokio::test]
+async fn connections_are_capped() {
+    let addr = start(app::Config {
+        max_connections: 3,
+        ..config(5)
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        // A byte makes sure the server has taken the connection (the head stays open).
+        s.write_all(b"P").await.unwrap();
+        held.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, head, v) = raw(addr, b"POST /bot1:a/sendMessage HTTP/1.1\r\n\r\n").await;
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!((status, v["errorCode"].clone()), (503, json!(503)), "{v}");
+    drop(held);
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let mut served = false;
+    for _ in 0..50 {
+        let (status, _) = post(addr, "/bot1:a/sendMessage", &[], body).await;
+        if status == 200 {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        served,
+        "no request served after the held connections closed"
+    );
+}
+
+/// Requests hyper cannot parse get its automatic status in the route's envelope.
+#[tokio::test]
+async fn unparsable_requests_answer_in_the_envelope() {
+    let addr = start(config(5)).await;
+    let long = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nX-Long: {}\r\n\r\n",
+        "a".repeat(conn::MAX_HEAD)
+    );
+    let (status, head, v) = raw(addr, long.as_bytes()).await;
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!((status, v["errorCode"].clone()), (431, json!(431)), "{v}");
+    let long = format!(
+        "POST /v3.0/oa/quota/group?{} HTTP/1.1\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let (status, _, v) = raw(addr, long.as_bytes()).await;
+    assert_eq!(
+        (status, v["error"].clone(), v["data"].clone()),
+        (431, json!(431), json!([])),
+        "{v}"
+    );
+    let (status, _, v) = raw(addr, b"POST /bot1:a/sendMessage HTTP/9.9\r\n\r\n").await;
+    assert_eq!((status, v["errorCode"].clone()), (400, json!(400)), "{v}");
+    let (status, _, v) = raw(addr, b"P\x01ST /bot1:a/sendMessage HTTP/1.1\r\n\r\n").await;
+    assert_eq!((status, v["errorCode"].clone()), (400, json!(400)), "{v}");
+}
+
+/// Pipelined requests on one connection are all answered by the router, in order, even
+/// while a later request's head arrives before an earlier answer is out.
+#[tokio::test]
+async fn pipelined_requests_are_answered_in_order() {
+    let addr = start(config(5)).await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let one = format!(
+        "POST /botp:1/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let last = format!(
+        "POST /botp:1/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(format!("{one}{one}{one}").as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    s.write_all(format!("{one}{last}").as_bytes())
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut s).await;
+    assert_eq!(answer.matches("HTTP/1.1 200 OK").count(), 5, "{answer}");
+    assert_eq!(answer.matches(r#""ok":true"#).count(), 5, "{answer}");
+}
+
+/// A keep-alive HTTP/1.1 client for the load test: one request at a time on one connection.
+struct KeepAlive(TcpStream, Vec<u8>);
+
+impl KeepAlive {
+    async fn post(&mut self, path: &str, body: &str) -> (u16, Value) {
+        let req = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        self.0.write_all(req.as_bytes()).await.unwrap();
+        let mut chunk = [0u8; 4096];
+        loop {
+            if let Some(end) = self.1.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&self.1[..end]).to_ascii_lowercase();
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .unwrap()
+                    .trim()
+                    .parse()
+                    .unwrap();
+                if self.1.len() >= end + 4 + len {
+                    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+                    let v = serde_json::from_slice(&self.1[end + 4..end + 4 + len]).unwrap();
+                    self.1.drain(..end + 4 + len);
+                    return (status, v);
+                }
+            }
+            let n = self.0.read(&mut chunk).await.unwrap();
+            assert!(n > 0, "the server closed a keep-alive connection");
+            self.1.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
+/// Issue 11: 5,000 sendMessage requests from 32 keep-alive clients at once all succeed, with
+/// distinct message ids. Bounded in count and by `DEADLINE` per client; loopback only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_5000_send_message_at_concurrency_32() {
+    const CLIENTS: usize = 32;
+    const TOTAL: usize = 5_000;
+    let addr = start(config(5)).await;
+    let mut tasks = Vec::new();
+    for c in 0..CLIENTS {
+        let count = TOTAL / CLIENTS + usize::from(c < TOTAL % CLIENTS);
+        tasks.push(tokio::spawn(async move {
+            let work = async {
+                let mut client = KeepAlive(TcpStream::connect(addr).await.unwrap(), Vec::new());
+                let mut ids = Vec::with_capacity(count);
+                for i in 0..count {
+                    let body = json!({"chat_id": c, "text": format!("**m{i}**"), "parse_mode": "markdown"});
+                    let (status, v) = client.post("/botload:1/sendMessage", &body.to_string()).await;
+                    assert_eq!(status, 200, "{v}");
+                    ids.push(v["result"]["message_id"].as_u64().unwrap());
+                }
+                ids
+            };
+            tokio::time::timeout(DEADLINE * 3, work).await.expect("client finished in time")
+        }));
+    }
+    let mut ids = std::collections::HashSet::new();
+    let mut answered = 0;
+    for t in tasks {
+        for id in t.await.unwrap() {
+            answered += 1;
+            assert!(ids.insert(id), "message id {id} given twice");
+        }
+    }
+    assert_eq!((answered, ids.len()), (TOTAL, TOTAL));
+}
+
+/// A fresh path in the temporary directory for this test process (removed first, with the
+/// SQLite side files).
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("chatmark-api-{}-{name}", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = path.clone().into_os_string();
+        p.push(suffix);
+        let _ = std::fs::remove_file(p);
+    }
+    path
+}
+
+/// Issue 16: state survives a restart on the same database file: the webhook is still set,
+/// the daily testWebhook count still counts, and message ids keep increasing.
+#[tokio::test]
+async fn state_survives_a_restart() {
+    let db = temp_path("restart.sqlite3");
+    let cfg = app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(3)
+    };
+    let url = webhook("200 OK", "").await;
+    let body = json!({"chat_id": "@chan", "text": "*hi*", "parse_mode": "markdown"}).to_string();
+
+    let (addr, server) = start_server(cfg.clone()).await;
+    let mut before = Vec::new();
+    for _ in 0..3 {
+        let (status, v) = post(addr, "/botr:1/sendMessage", &[], &body).await;
+        assert_eq!(status, 200, "{v}");
+        before.push(v["result"]["message_id"].as_u64().unwrap());
+    }
+    set_webhook(addr, "r:1", &url).await;
+    for _ in 0..2 {
+        assert_eq!(test_webhook(addr, "r:1").await.0, 200);
+    }
+    server.abort();
+    let _ = server.await;
+
+    let (addr, _server) = start_server(cfg).await;
+    // No setWebhook after the restart: the webhook is still set; one call of 3 is left.
+    let (status, v) = test_webhook(addr, "r:1").await;
+    assert_eq!(
+        (status, v["result"]["outcome"].clone()),
+        (200, json!("webhook.ok")),
+        "{v}"
+    );
+    let (status, v) = test_webhook(addr, "r:1").await;
+    assert_eq!((status, v["errorCode"].clone()), (426, json!(426)), "{v}");
+    // N1: an ignored field out of f64's range neither refuses the body nor hides chat_id.
+    let n1 = r#"{"x":1e400,"chat_id":"@chan","text":"*hi*","parse_mode":"markdown"}"#;
+    let (status, v) = post(addr, "/botr:1/sendMessage", &[], n1).await;
+    assert_eq!(status, 200, "{v}");
+    let after = v["result"]["message_id"].as_u64().unwrap();
+    assert!(
+        before.iter().all(|&id| after > id),
+        "{after} after {before:?}"
+    );
+
+    // The message itself was stored, formatted.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (chat, text, styles): (String, String, String) = conn
+        .query_row(
+            "SELECT chat_id, text, text_styles FROM messages WHERE id = ?1",
+            [after as i64],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((chat.as_str(), text.as_str()), (r#""@chan""#, "hi"));
+    assert!(
+        styles.contains(r#""st":["i"]"#) || styles.contains(r#""st":["b"]"#),
+        "{styles}"
+    );
+}
+
+/// Issue 11 item 9 on SQLite: testWebhook counters of past UTC days are deleted, and the
+/// number of bots counted in one day is capped.
+#[test]
+fn sqlite_probe_counters_forget_past_days() {
+    use chatmark_api::store::{Store, StoreError};
+    let db = temp_path("probes.sqlite3");
+    let (store, _) = sqlite::SqliteStore::open(&db.to_string_lossy(), None, &[]).unwrap();
+    for bot in ["a", "b", "c"] {
+        assert_eq!(store.count_probe(bot, 100, 2, 3), Ok(1));
+    }
+    assert_eq!(store.count_probe("a", 100, 2, 3), Ok(2));
+    assert_eq!(
+        store.count_probe("a", 100, 2, 3),
+        Err(StoreError::DailyLimit(2))
+    );
+    assert_eq!(
+        store.count_probe("z", 100, 2, 3),
+        Err(StoreError::TooManyBots(3))
+    );
+    assert_eq!(store.count_probe("z", 101, 2, 3), Ok(1));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let rows: i64 = conn
+        .query_row("SELECT COUNT(*) FROM probe_counts", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(rows, 1);
+}
+
+/// Issue 16: with CHATMARK_BOT_TOKENS set, other bot tokens answer 401 on every bot route;
+/// unknown quota access tokens answer 401; a seed file and configured tokens are used.
+#[tokio::test]
+async fn unknown_tokens_answer_401() {
+    let seed = temp_path("seed.json");
+    std::fs::write(
+        &seed,
+        r#"{"APP": [{"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "seeded-1",
+            "valid_through": "1/1/2030", "auto_renew": false, "status": "available", "used_id": null}]}"#,
+    )
+    .unwrap();
+    let addr = start(app::Config {
+        bot_tokens: Some(["1:good".to_owned()].into_iter().collect()),
+        quota_seed: Some(seed),
+        quota_tokens: vec!["oa-secret".to_owned()],
+        ..config(5)
+    })
+    .await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    assert_eq!(post(addr, "/bot1:good/sendMessage", &[], body).await.0, 200);
+    for path in [
+        "/bot1:bad/sendMessage",
+        "/bot1:bad/setWebhook",
+        "/bot1:bad/testWebhook",
+    ] {
+        let (status, v) = post(addr, path, &[], r#"{"url":""}"#).await;
+        assert_eq!(status, 401, "{path}: {v}");
+        assert_eq!(
+            (v["ok"].clone(), v["errorCode"].clone()),
+            (json!(false), json!(401)),
+            "{path}"
+        );
+    }
+
+    let path = "/v3.0/oa/quota/group";
+    let req = r#"{"quota_owner":"APP"}"#;
+    let (status, v) = post(addr, path, &[("access_token", "oa-secret")], req).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["data"][0]["asset_id"], "seeded-1");
+    // Configured tokens replace the demo token, which an empty token table would get.
+    for token in ["wrong", sqlite::DEMO_ACCESS_TOKEN] {
+        let (status, v) = post(addr, path, &[("access_token", token)], req).await;
+        assert_eq!(status, 401, "{v}");
+        assert_eq!(
+            (v["error"].clone(), v["data"].clone()),
+            (json!(401), json!([]))
+        );
+        assert!(
+            v["message"].as_str().unwrap().contains("access_token"),
+            "{v}"
+        );
+    }
+}
+
+/// An https webhook on 127.0.0.1 presenting `chain` (leaf first) and answering 200.
+async fn tls_webhook(
+    chain: Vec<rustls::pki_types::CertificateDer<'static>>,
+    key: rustls::pki_types::PrivateKeyDer<'static>,
+) -> u16 {
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((s, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                let Ok(mut tls) = acceptor.accept(s).await else {
+                    return;
+                };
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 512];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tls.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let _ = tls
+                    .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .await;
+                let _ = tls.shutdown().await;
+            });
+        }
+    });
+    port
+}
+
+/// A leaf certificate for `names`, valid from `from` to `until`, signed by `issuer` (or by
+/// itself when `None`).
+fn leaf(
+    names: &[&str],
+    validity: Option<(i32, i32)>,
+    issuer: Option<&rcgen::Issuer<'_, rcgen::KeyPair>>,
+) -> (
+    Vec<rustls::pki_types::CertificateDer<'static>>,
+    rustls::pki_types::PrivateKeyDer<'static>,
+) {
+    let mut params =
+        rcgen::CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+            .unwrap();
+    if let Some((from, until)) = validity {
+        params.not_before = rcgen::date_time_ymd(from, 1, 1);
+        params.not_after = rcgen::date_time_ymd(until, 1, 1);
+    }
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = match issuer {
+        Some(issuer) => params.signed_by(&key, issuer).unwrap(),
+        None => params.self_signed(&key).unwrap(),
+    };
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(key.serialize_der().into());
+    (vec![cert.der().clone()], key)
+}
+
+/// Issue 16: https webhooks are probed over TLS. A leaf signed by a test root trusted through
+/// CHATMARK_EXTRA_ROOTS answers webhook.ok; an expired or not yet valid leaf, a leaf for
+/// another name, a self-signed leaf and a server that does not speak TLS answer
+/// webhook.err.tls with a hint naming the cause.
+#[tokio::test]
+async fn https_webhooks_are_probed_over_tls() {
+    let mut root = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    root.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    root.distinguished_name
+        .push(rcgen::DnType::CommonName, "chatmark test root");
+    root.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::DigitalSignature,
+    ];
+    let root =
+        rcgen::CertifiedIssuer::self_signed(root, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let roots = temp_path("roots.pem");
+    std::fs::write(&roots, root.pem()).unwrap();
+    let addr = start(app::Config {
+        extra_roots: Some(roots),
+        probe_timeout: Duration::from_secs(5),
+        ..config(50)
+    })
+    .await;
+
+    let (chain, key) = leaf(&["localhost"], None, Some(&root));
+    let port = tls_webhook(chain, key).await;
+    let r = probe_result(addr, "tls:ok", &format!("https://localhost:{port}/hook")).await;
+    assert_eq!(
+        (r.outcome.as_str(), r.status_code),
+        ("webhook.ok", Some(200)),
+        "{r:?}"
+    );
+
+    let cases = [
+        (
+            leaf(&["localhost"], Some((2020, 2021)), Some(&root)),
+            "expired or not yet valid",
+        ),
+        (
+            leaf(&["localhost"], Some((2090, 2091)), Some(&root)),
+            "expired or not yet valid",
+        ),
+        (leaf(&["other.example"], None, Some(&root)), "name mismatch"),
+        (
+            leaf(&["localhost"], None, None),
+            "unknown issuer or incomplete chain",
+        ),
+    ];
+    for (i, ((chain, key), want)) in cases.into_iter().enumerate() {
+        let port = tls_webhook(chain, key).await;
+        let r = probe_result(
+            addr,
+            &format!("tls:{i}"),
+            &format!("https://localhost:{port}/"),
+        )
+        .await;
+        assert_eq!(
+            (r.outcome.as_str(), r.status_code),
+            ("webhook.err.tls", None),
+            "{want}: {r:?}"
+        );
+        assert!(r.hint.contains(want), "{want}: {}", r.hint);
+    }
+
+    let plain = raw_webhook("HTTP/1.1 200 OK\r\n\r\n")
+        .await
+        .replace("http://", "https://");
+    let r = probe_result(addr, "tls:plain", &plain).await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.tls", "{r:?}");
+    assert!(
+        r.hint.contains("handshake or protocol failure"),
+        "{}",
+        r.hint
+    );
+
+    // Without the extra roots, the test root is unknown.
+    let bare = start(app::Config {
+        probe_timeout: Duration::from_secs(5),
+        ..config(50)
+    })
+    .await;
+    let (chain, key) = leaf(&["localhost"], None, Some(&root));
+    let port = tls_webhook(chain, key).await;
+    let r = probe_result(bare, "tls:bare", &format!("https://localhost:{port}/")).await;
+    assert_eq!(r.outcome.as_str(), "webhook.err.tls", "{r:?}");
+    assert!(r.hint.contains("unknown issuer"), "{}", r.hint);
+}
+
+/// Bad settings fail the start with a clear message instead of serving half-configured.
+#[test]
+fn bad_settings_are_refused_at_start() {
+    let fails = |cfg: app::Config| match app::build(&cfg) {
+        Ok(_) => panic!("started with {cfg:?}"),
+        Err(e) => e,
+    };
+    let seed = temp_path("bad-seed.json");
+    std::fs::write(&seed, r#"{"OA": [{"asset_id": "x"}]}"#).unwrap();
+    let e = fails(app::Config {
+        quota_seed: Some(seed),
+        ..config(5)
+    });
+    assert!(
+        e.contains("quota seed") && e.contains("missing field"),
+        "{e}"
+    );
+    let e = fails(app::Config {
+        quota_seed: Some(temp_path("no-such-seed.json")),
+        ..config(5)
+    });
+    assert!(e.contains("CHATMARK_QUOTA_SEED"), "{e}");
+
+    let roots = temp_path("empty-roots.pem");
+    std::fs::write(&roots, "not a certificate\n").unwrap();
+    let e = fails(app::Config {
+        extra_roots: Some(roots),
+        ..config(5)
+    });
+    assert!(
+        e.contains("CHATMARK_EXTRA_ROOTS") && e.contains("no PEM certificate"),
+        "{e}"
+    );
+
+    // A database migrated by a newer server is not touched.
+    let db = temp_path("newer.sqlite3");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    let e = fails(app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(5)
+    });
+    assert!(e.contains("schema version 99 is newer"), "{e}");
 }

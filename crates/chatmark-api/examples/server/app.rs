@@ -1,28 +1,30 @@
-//! The example server's router, state and webhook prober, kept apart from `main` so that the
-//! integration tests can include this file and serve the same router on a loopback port.
+//! The example server's router, settings and webhook prober, kept apart from `main` so that
+//! the integration tests can include this file and serve the same router on a loopback port.
+//! State lives behind `chatmark_api::store::Store` (SQLite here, see `sqlite.rs`).
 
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use chatmark::Limits;
-use chatmark_api::blocked::check_target_with;
+use chatmark_api::store::{NewMessage, Store, StoreError};
 use chatmark_api::{
-    resolve_send_message, Envelope, EpochMillis, Failure, Host, Observation, QuotaAsset,
-    QuotaOwner, QuotaRequest, QuotaResponse, SendMessageResult, TestWebhookResult,
+    resolve_send_message, Envelope, EpochMillis, QuotaRequest, QuotaResponse, SendMessageResult,
 };
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+
+use crate::probe::Prober;
+use crate::sqlite::SqliteStore;
 
 /// The server's settings.
 #[derive(Clone, Debug)]
@@ -33,7 +35,30 @@ pub struct Config {
     pub daily_limit: u32,
     /// Let probes reach loopback targets (tests and local development only).
     pub allow_loopback: bool,
+    /// Bots whose webhook (and whose `testWebhook` count of the day) the server holds.
+    pub max_bots: usize,
+    /// Time allowed for a request head, from its first byte.
+    pub header_timeout: Duration,
+    /// Time allowed for a request body, from the end of the head.
+    pub body_timeout: Duration,
+    /// Time a connection may stay open without a request.
+    pub idle_timeout: Duration,
+    /// Connections served at once; more answer 503.
+    pub max_connections: usize,
+    /// The SQLite database: a file path, or `:memory:`.
+    pub db: String,
+    /// A JSON file of quota assets seeding an empty database.
+    pub quota_seed: Option<PathBuf>,
+    /// Quota access tokens added to the database on start.
+    pub quota_tokens: Vec<String>,
+    /// The bot tokens served; `None` serves any (demo mode).
+    pub bot_tokens: Option<HashSet<String>>,
+    /// A PEM file of extra roots trusted by https probes.
+    pub extra_roots: Option<PathBuf>,
 }
+
+/// The longest webhook URL `setWebhook` stores, in bytes.
+pub const MAX_WEBHOOK_URL: usize = 2048;
 
 impl Default for Config {
     fn default() -> Self {
@@ -41,15 +66,47 @@ impl Default for Config {
             probe_timeout: Duration::from_secs(2),
             daily_limit: 5,
             allow_loopback: false,
+            max_bots: 10_000,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 256,
+            db: "chatmark-api.sqlite3".to_owned(),
+            quota_seed: None,
+            quota_tokens: Vec::new(),
+            bot_tokens: None,
+            extra_roots: None,
         }
     }
 }
 
 impl Config {
-    /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT` and
+    /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
+    /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
+    /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
+    /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS` and
     /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
     pub fn from_env() -> Result<Self, String> {
         let mut config = Config::default();
+        let millis = |name: &str, into: &mut Duration| -> Result<(), String> {
+            if let Ok(v) = std::env::var(name) {
+                let ms: u64 = v
+                    .parse()
+                    .ok()
+                    .filter(|&ms| ms > 0)
+                    .ok_or_else(|| format!("{name}={v:?} is not a positive number"))?;
+                *into = Duration::from_millis(ms);
+            }
+            Ok(())
+        };
+        millis("CHATMARK_HEADER_TIMEOUT_MS", &mut config.header_timeout)?;
+        millis("CHATMARK_BODY_TIMEOUT_MS", &mut config.body_timeout)?;
+        millis("CHATMARK_IDLE_TIMEOUT_MS", &mut config.idle_timeout)?;
+        if let Ok(v) = std::env::var("CHATMARK_MAX_CONNECTIONS") {
+            config.max_connections = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                format!("CHATMARK_MAX_CONNECTIONS={v:?} is not a positive number")
+            })?;
+        }
         if let Ok(v) = std::env::var("TESTWEBHOOK_TIMEOUT_MS") {
             let ms: u64 = v
                 .parse()
@@ -61,50 +118,194 @@ impl Config {
                 .parse()
                 .map_err(|_| format!("TESTWEBHOOK_DAILY_LIMIT={v:?} is not a number"))?;
         }
+        if let Ok(v) = std::env::var("CHATMARK_MAX_BOTS") {
+            config.max_bots = v
+                .parse()
+                .map_err(|_| format!("CHATMARK_MAX_BOTS={v:?} is not a number"))?;
+        }
         config.allow_loopback = std::env::var("CHATMARK_ALLOW_LOOPBACK").is_ok_and(|v| v == "1");
+        if let Ok(v) = std::env::var("CHATMARK_API_DB") {
+            config.db = v;
+        }
+        config.quota_seed = std::env::var_os("CHATMARK_QUOTA_SEED").map(PathBuf::from);
+        config.extra_roots = std::env::var_os("CHATMARK_EXTRA_ROOTS").map(PathBuf::from);
+        let list = |name: &str| -> Option<Vec<String>> {
+            std::env::var(name).ok().map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+        };
+        config.quota_tokens = list("CHATMARK_QUOTA_TOKENS").unwrap_or_default();
+        config.bot_tokens = list("CHATMARK_BOT_TOKENS").map(|t| t.into_iter().collect());
         Ok(config)
     }
 }
 
 struct AppState {
     config: Config,
-    /// token → registered webhook URL (set by `setWebhook`).
-    webhooks: Mutex<HashMap<String, String>>,
-    /// token → (UTC day, `testWebhook` calls that day).
-    probes: Mutex<HashMap<String, (u64, u32)>>,
-    next_message_id: AtomicU64,
-    assets: HashMap<QuotaOwner, Vec<QuotaAsset>>,
+    store: Arc<dyn Store>,
+    prober: Prober,
 }
 
-/// The in-memory assets the quota endpoint serves.
-const SAMPLE_ASSETS: &str = r#"{
-  "OA": [
-    {"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "oa-1", "valid_through": "25/12/2026", "auto_renew": true, "status": "available", "used_id": null},
-    {"product_type": "gmf50", "quota_type": "purchase_quota", "asset_id": "oa-2", "valid_through": "1/6/2027", "auto_renew": "false", "status": "used", "used_id": "group-17"},
-    {"product_type": "gmf1000", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
-  ],
-  "APP": [
-    {"product_type": "gmf100", "quota_type": "purchase_quota", "asset_id": "app-1", "valid_through": "29/02/2028", "auto_renew": false, "status": "used", "used_id": 4242}
-  ]
-}"#;
+/// The router over the database of `config` (see [`SqliteStore::open`]) and a prober with
+/// its trusted roots (see [`Prober::new`]); answers it with notes for the operator (what
+/// was seeded, which roots were loaded).
+pub fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
+    let (store, mut notes) = SqliteStore::open(
+        &config.db,
+        config.quota_seed.as_deref(),
+        &config.quota_tokens,
+    )?;
+    let (prober, more) = Prober::new(
+        config.probe_timeout,
+        config.allow_loopback,
+        config.extra_roots.as_deref(),
+    )?;
+    notes.extend(more);
+    Ok((router(config.clone(), Arc::new(store), prober), notes))
+}
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
 /// `POST /v3.0/oa/quota/group`.
-pub fn router(config: Config) -> Router {
+pub fn router(config: Config, store: Arc<dyn Store>, prober: Prober) -> Router {
     let state = Arc::new(AppState {
         config,
-        webhooks: Mutex::default(),
-        probes: Mutex::default(),
-        next_message_id: AtomicU64::new(1),
-        assets: serde_json::from_str(SAMPLE_ASSETS).unwrap_or_default(),
+        store,
+        prober,
     });
     Router::new()
         .route("/{bot}/sendMessage", post(send_message))
         .route("/{bot}/setWebhook", post(set_webhook))
         .route("/{bot}/testWebhook", post(test_webhook))
         .route("/v3.0/oa/quota/group", post(quota_group))
-        .fallback(|| async { reply::<()>(Envelope::error(404, "Not Found")) })
+        .fallback(|uri: Uri| async move {
+            error_response(is_quota(uri.path()), StatusCode::NOT_FOUND, "Not Found")
+        })
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
+}
+
+/// The largest request body read, in bytes (1 MiB), chosen so that every request valid under
+/// the default `Limits` fits: 2,000 UTF-16 units written as `\uXXXX` escapes (12 KB) and
+/// 10,000 runs such as `{"start":1999,"len":1,"st":["b","c_db342e"]}` (about 450 KB), with
+/// room for whitespace. 64 KiB would refuse valid messages with more than about 1,400 runs.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// The longest request target (path and query) served, in bytes.
+pub const MAX_TARGET: usize = 4096;
+
+/// Whether `path` belongs to the quota API, whose answers are `{data, error, message}`
+/// rather than the Bot API envelope.
+fn is_quota(path: &str) -> bool {
+    path.starts_with("/v3.0/")
+}
+
+/// A failure in the route's own shape: `{"ok":false,"errorCode":N,"description":…}` for bot
+/// routes, `{"data":[],"error":N,"message":…}` for the quota route, with HTTP status `N`.
+pub fn error_response(quota: bool, status: StatusCode, message: impl Into<String>) -> Response {
+    let code = status.as_u16();
+    if quota {
+        (status, Json(QuotaResponse::failure(code.into(), message))).into_response()
+    } else {
+        (status, Json(Envelope::<()>::error(code, message))).into_response()
+    }
+}
+
+/// Runs before every route: refuses over-long targets (414) and bodies over
+/// [`BODY_LIMIT`] (413), reads the body within `body_timeout` (else 408), and turns any answer that is not JSON (axum's
+/// rejections: 400 for a path that is not UTF-8, 405 for a wrong method…) into the route's
+/// envelope with the same status.
+async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let quota = is_quota(req.uri().path());
+    let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if target > MAX_TARGET {
+        return error_response(
+            quota,
+            StatusCode::URI_TOO_LONG,
+            format!("the request target is longer than {MAX_TARGET} bytes"),
+        );
+    }
+    let too_large = || {
+        let mut r = error_response(
+            quota,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is larger than {BODY_LIMIT} bytes"),
+        );
+        r.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        r
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+        return too_large();
+    }
+    let (parts, body) = req.into_parts();
+    let read = tokio::time::timeout(
+        st.config.body_timeout,
+        Limited::new(body, BODY_LIMIT).collect(),
+    );
+    let bytes = match read.await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<LengthLimitError>() => return too_large(),
+        Err(_) => {
+            let mut r = error_response(
+                quota,
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the body did not arrive within {} ms",
+                    st.config.body_timeout.as_millis()
+                ),
+            );
+            r.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            return r;
+        }
+        Ok(Err(e)) => {
+            return error_response(
+                quota,
+                StatusCode::BAD_REQUEST,
+                format!("reading the body: {e}"),
+            )
+        }
+    };
+    let answer = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    as_envelope(quota, answer).await
+}
+
+/// The answer itself when it is JSON, else the route's envelope with its status (the text
+/// of axum's rejection, or the status's reason, as the description).
+async fn as_envelope(quota: bool, answer: Response) -> Response {
+    let is_json = answer
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json || answer.status().is_success() {
+        return answer;
+    }
+    let status = answer.status();
+    let (parts, body) = answer.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_owned();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_owned()
+    } else {
+        text
+    };
+    let mut out = error_response(quota, status, message);
+    if let Some(allow) = parts.headers.get(header::ALLOW) {
+        out.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    out
 }
 
 /// An envelope with the HTTP status of its `errorCode` (200 when `ok`).
@@ -116,14 +317,46 @@ fn reply<T: serde::Serialize>(env: Envelope<T>) -> Response {
     (status, Json(env)).into_response()
 }
 
-/// The token of a `bot<TOKEN>` path segment.
-fn token(segment: &str) -> Option<&str> {
-    segment.strip_prefix("bot").filter(|t| !t.is_empty())
+/// The token of a `bot<TOKEN>` path segment: 404 when the segment is not one, 401 when
+/// tokens are configured and this one is not among them.
+fn token<'a>(st: &AppState, segment: &'a str) -> Result<&'a str, Envelope<()>> {
+    let token = segment
+        .strip_prefix("bot")
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| Envelope::error(404, "Not Found"))?;
+    match &st.config.bot_tokens {
+        Some(known) if !known.contains(token) => {
+            Err(Envelope::error(401, "Unauthorized: unknown bot token"))
+        }
+        _ => Ok(token),
+    }
 }
 
+/// A storage failure or refusal as the bot envelope.
+fn store_failure(e: &StoreError) -> Response {
+    match e {
+        StoreError::TooManyBots(max) => reply::<()>(Envelope::error(
+            429,
+            format!("this server holds webhooks for at most {max} bots; remove one with setWebhook {{\"url\": \"\"}} first"),
+        )),
+        StoreError::DailyLimit(limit) => reply::<()>(Envelope::error(
+            426,
+            format!("testWebhook is limited to {limit} calls a day; try again tomorrow (UTC)"),
+        )),
+        e => reply::<()>(Envelope::error(500, e.to_string())),
+    }
+}
+
+/// Reads a request body that must be a JSON object: serde would otherwise read an array as a
+/// struct's fields in order (`["http://…"]` as `{"url": …}`).
 fn read_json(body: &Bytes) -> Result<Value, String> {
-    chatmark::json_from_str_lossy(&String::from_utf8_lossy(body))
-        .map_err(|e| format!("the body is not valid JSON: {e}"))
+    let value = chatmark::json_from_str_lossy(&String::from_utf8_lossy(body))
+        .map_err(|e| format!("the body is not valid JSON: {e}"))?;
+    if value.is_object() {
+        Ok(value)
+    } else {
+        Err("the body must be a JSON object".to_owned())
+    }
 }
 
 async fn send_message(
@@ -131,17 +364,47 @@ async fn send_message(
     State(st): State<Arc<AppState>>,
     body: Bytes,
 ) -> Response {
-    if token(&bot).is_none() {
-        return reply::<()>(Envelope::error(404, "Not Found"));
+    let token = match token(&st, &bot) {
+        Ok(t) => t,
+        Err(e) => return reply(e),
+    };
+    let text = String::from_utf8_lossy(&body);
+    let trimmed = text.trim_start();
+    if !trimmed.is_empty() && !trimmed.starts_with('{') {
+        return reply::<()>(Envelope::error(400, "the body must be a JSON object"));
     }
-    // read straight from the text: numbers by value (N1), ignored fields skipped unread
-    match resolve_send_message(&String::from_utf8_lossy(&body), &Limits::default()) {
-        Ok(_resolved) => reply(Envelope::success(SendMessageResult {
-            message_id: st.next_message_id.fetch_add(1, Ordering::Relaxed),
-            date: EpochMillis::now(),
-        })),
-        Err(e) => reply::<()>(Envelope::from_resolve_error(&e)),
+    // Read straight from the text: numbers by value (N1), ignored fields skipped unread.
+    let resolved = match resolve_send_message(&text, &Limits::default()) {
+        Ok(r) => r,
+        Err(e) => return reply::<()>(Envelope::from_resolve_error(&e)),
+    };
+    let date = EpochMillis::now();
+    let message = NewMessage {
+        bot: token.to_owned(),
+        chat_id: chat_id_text(&text),
+        date,
+        text: resolved.formatted.text,
+        text_styles: serde_json::to_string(&resolved.formatted.text_styles)
+            .unwrap_or_else(|_| "[]".to_owned()),
+    };
+    match st.store.add_message(&message) {
+        Ok(message_id) => reply(Envelope::success(SendMessageResult { message_id, date })),
+        Err(e) => store_failure(&e),
     }
+}
+
+/// The `chat_id` of a body that resolved (so it is JSON with a valid `chat_id`), as JSON
+/// text for the message record; other fields are skipped unread (serde_json ignores values
+/// iteratively and does not convert their numbers), so N1's bodies read here too.
+fn chat_id_text(body: &str) -> String {
+    #[derive(Deserialize)]
+    struct ChatId<'a> {
+        #[serde(borrow)]
+        chat_id: &'a serde_json::value::RawValue,
+    }
+    // Only a body with a repeated `chat_id` key fails here; its record keeps no chat id.
+    serde_json::from_str::<ChatId<'_>>(body)
+        .map_or_else(|_| String::new(), |c| c.chat_id.get().to_owned())
 }
 
 #[derive(Deserialize)]
@@ -154,8 +417,9 @@ async fn set_webhook(
     State(st): State<Arc<AppState>>,
     body: Bytes,
 ) -> Response {
-    let Some(token) = token(&bot) else {
-        return reply::<()>(Envelope::error(404, "Not Found"));
+    let token = match token(&st, &bot) {
+        Ok(t) => t,
+        Err(e) => return reply(e),
     };
     let req: SetWebhook = match read_json(&body).and_then(|v| {
         serde_json::from_value(v).map_err(|e| format!("expected {{\"url\": string}}: {e}"))
@@ -163,18 +427,24 @@ async fn set_webhook(
         Ok(r) => r,
         Err(e) => return reply::<()>(Envelope::error(400, e)),
     };
-    let mut hooks = st.webhooks.lock().unwrap_or_else(PoisonError::into_inner);
-    if req.url.is_empty() {
-        hooks.remove(token);
-        return reply(Envelope::success(true));
+    if req.url.len() > MAX_WEBHOOK_URL {
+        return reply::<()>(Envelope::error(
+            400,
+            format!("the webhook URL is longer than {MAX_WEBHOOK_URL} bytes"),
+        ));
     }
     // Only the syntax is checked here: the blocked-target guard runs at probe time, on the
     // addresses the host resolves to then.
-    if let Err(e) = chatmark_api::WebhookUrl::parse(&req.url) {
-        return reply::<()>(Envelope::error(400, format!("invalid webhook URL: {e}")));
+    if !req.url.is_empty() {
+        if let Err(e) = chatmark_api::WebhookUrl::parse(&req.url) {
+            return reply::<()>(Envelope::error(400, format!("invalid webhook URL: {e}")));
+        }
     }
-    hooks.insert(token.to_owned(), req.url);
-    reply(Envelope::success(true))
+    let url = Some(req.url.as_str()).filter(|u| !u.is_empty());
+    match st.store.set_webhook(token, url, st.config.max_bots) {
+        Ok(()) => reply(Envelope::success(true)),
+        Err(e) => store_failure(&e),
+    }
 }
 
 fn utc_day() -> u64 {
@@ -184,177 +454,47 @@ fn utc_day() -> u64 {
 }
 
 async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) -> Response {
-    let Some(token) = token(&bot) else {
-        return reply::<()>(Envelope::error(404, "Not Found"));
+    let token = match token(&st, &bot) {
+        Ok(t) => t,
+        Err(e) => return reply(e),
     };
-    let url = st
-        .webhooks
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(token)
-        .cloned();
+    let url = match st.store.webhook(token) {
+        Ok(u) => u,
+        Err(e) => return store_failure(&e),
+    };
     let Some(url) = url else {
         return reply::<()>(Envelope::error(
             400,
             "no webhook is set: call setWebhook first",
         ));
     };
-    {
-        let mut probes = st.probes.lock().unwrap_or_else(PoisonError::into_inner);
-        let today = utc_day();
-        let entry = probes.entry(token.to_owned()).or_insert((today, 0));
-        if entry.0 != today {
-            *entry = (today, 0);
-        }
-        if entry.1 >= st.config.daily_limit {
-            return reply::<()>(Envelope::error(
-                426,
-                format!(
-                    "testWebhook is limited to {} calls a day; try again tomorrow (UTC)",
-                    st.config.daily_limit
-                ),
-            ));
-        }
-        entry.1 += 1;
+    let counted = st
+        .store
+        .count_probe(token, utc_day(), st.config.daily_limit, st.config.max_bots);
+    if let Err(e) = counted {
+        return store_failure(&e);
     }
-    let result = probe(&url, st.config.probe_timeout, st.config.allow_loopback).await;
+    let result = st.prober.probe(&url).await;
     reply(Envelope::success(result))
 }
 
-/// Probes `url` once: guard, resolve, guard again on the addresses, then one HTTP/1.1
-/// `POST` over plain TCP to the checked addresses, reading only the status line.
-pub async fn probe(url: &str, timeout: Duration, allow_loopback: bool) -> TestWebhookResult {
-    let start = Instant::now();
-    let (observed, detail) = tokio::time::timeout(timeout, probe_inner(url, allow_loopback))
-        .await
-        .unwrap_or((Observation::Failed(Failure::Timeout), None));
-    let latency_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let result = TestWebhookResult::new(url, observed, latency_ms);
-    match detail {
-        Some(d) => {
-            let hint = format!("{} ({d})", result.outcome.default_hint());
-            result.with_hint(hint)
-        }
-        None => result,
-    }
-}
-
-async fn probe_inner(url: &str, allow_loopback: bool) -> (Observation, Option<String>) {
-    let failed = |f: Failure, why: String| (Observation::Failed(f), Some(why));
-    let parsed = match check_target_with(url, &[], allow_loopback) {
-        Ok(p) => p,
-        Err(e) => return failed(Failure::Blocked, e.to_string()),
-    };
-    let addrs: Vec<SocketAddr> = match &parsed.host {
-        Host::Ip(ip) => vec![SocketAddr::new(*ip, parsed.port)],
-        Host::Name(name) => match tokio::net::lookup_host((name.as_str(), parsed.port)).await {
-            Ok(found) => found.collect(),
-            Err(e) => return failed(Failure::Dns, format!("{name}: {e}")),
-        },
-    };
-    if addrs.is_empty() {
-        return failed(Failure::Dns, "no address found".to_owned());
-    }
-    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
-    if let Err(e) = check_target_with(url, &ips, allow_loopback) {
-        return failed(Failure::Blocked, e.to_string());
-    }
-    if parsed.https {
-        return failed(
-            Failure::Tls,
-            "https:// is not supported by this example's prober, which speaks plain HTTP/1.1 only"
-                .to_owned(),
-        );
-    }
-    // Connect to the very addresses checked above, so a second lookup cannot rebind.
-    let mut last_error = None;
-    let mut stream = None;
-    for addr in &addrs {
-        match TcpStream::connect(addr).await {
-            Ok(s) => {
-                stream = Some(s);
-                break;
-            }
-            Err(e) => last_error = Some(e),
-        }
-    }
-    let Some(mut stream) = stream else {
-        let why = last_error.map_or_else(String::new, |e| e.to_string());
-        return failed(Failure::Connection, why);
-    };
-    let default_port = if parsed.https { 443 } else { 80 };
-    let host = if parsed.port == default_port {
-        parsed.host.to_string()
-    } else {
-        format!("{}:{}", parsed.host, parsed.port)
-    };
-    let body = r#"{"update_id":0,"test_webhook":true}"#;
-    let request = format!(
-        "POST {} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: chatmark-api-example\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        parsed.target,
-        body.len()
-    );
-    if let Err(e) = stream.write_all(request.as_bytes()).await {
-        return failed(Failure::Connection, format!("sending the request: {e}"));
-    }
-    match read_status(&mut stream).await {
-        Ok(code) => (Observation::Status(code), None),
-        Err((f, why)) => failed(f, why),
-    }
-}
-
-/// Reads the status code of an HTTP/1.x status line (redirects are never followed).
-async fn read_status(stream: &mut TcpStream) -> Result<u16, (Failure, String)> {
-    let mut buf = Vec::with_capacity(256);
-    let mut chunk = [0u8; 256];
-    let line_end = loop {
-        if let Some(i) = buf.windows(2).position(|w| w == b"\r\n") {
-            break i;
-        }
-        if buf.len() > 4096 {
-            return Err((Failure::Other, "the status line is too long".to_owned()));
-        }
-        match stream.read(&mut chunk).await {
-            Ok(0) => {
-                return Err((
-                    Failure::Other,
-                    "the connection closed without an HTTP answer".to_owned(),
-                ))
-            }
-            Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or_default()),
-            Err(e) => return Err((Failure::Connection, format!("reading the answer: {e}"))),
-        }
-    };
-    let line = String::from_utf8_lossy(buf.get(..line_end).unwrap_or_default());
-    let mut parts = line.splitn(3, ' ');
-    let (version, code) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    match code.parse::<u16>() {
-        Ok(c) if version.starts_with("HTTP/1.") && code.len() == 3 => Ok(c),
-        _ => Err((
-            Failure::Other,
-            format!(
-                "not an HTTP/1.x status line: {:?}",
-                line.chars().take(80).collect::<String>()
-            ),
-        )),
-    }
-}
-
 async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
-    let has_token = headers
+    let token = headers
         .get("access_token")
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| !v.trim().is_empty());
-    if !has_token {
-        return (
+        .map(str::trim)
+        .filter(|v| !v.is_empty());
+    let Some(token) = token else {
+        return error_response(
+            true,
             StatusCode::UNAUTHORIZED,
-            Json(QuotaResponse::failure(
-                401,
-                "the access_token header is required",
-            )),
-        )
-            .into_response();
+            "the access_token header is required",
+        );
+    };
+    match st.store.access_token_known(token) {
+        Ok(true) => {}
+        Ok(false) => return error_response(true, StatusCode::UNAUTHORIZED, "unknown access_token"),
+        Err(e) => return error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
     let req: QuotaRequest = match read_json(&body)
         .and_then(|v| serde_json::from_value(v).map_err(|e| format!("invalid request: {e}")))
@@ -368,9 +508,8 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
                 .into_response()
         }
     };
-    let assets = st
-        .assets
-        .get(&req.quota_owner)
-        .map_or(&[][..], Vec::as_slice);
-    Json(QuotaResponse::success(req.filter(assets))).into_response()
+    match st.store.quota_assets(&req) {
+        Ok(assets) => Json(QuotaResponse::success(assets)).into_response(),
+        Err(e) => error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
 }

@@ -8,9 +8,22 @@
 //!
 //! Settings (environment): `TESTWEBHOOK_TIMEOUT_MS` (probe deadline, default 2000),
 //! `TESTWEBHOOK_DAILY_LIMIT` (testWebhook calls per bot and UTC day, default 5),
-//! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only).
+//! `CHATMARK_MAX_BOTS` (bots whose webhooks are held, default 10000),
+//! `CHATMARK_HEADER_TIMEOUT_MS` / `CHATMARK_BODY_TIMEOUT_MS` / `CHATMARK_IDLE_TIMEOUT_MS`
+//! (request head from its first byte, body, idle keep-alive; defaults 10000 / 30000 / 60000),
+//! `CHATMARK_MAX_CONNECTIONS` (connections served at once, default 256; more answer 503),
+//! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only),
+//! `CHATMARK_API_DB` (SQLite file, default `chatmark-api.sqlite3`; `:memory:` allowed),
+//! `CHATMARK_QUOTA_SEED` (JSON file of quota assets seeding an empty database),
+//! `CHATMARK_QUOTA_TOKENS` (comma-separated quota access tokens to add; an empty database
+//! gets the demo token `demo-oa-token`), `CHATMARK_BOT_TOKENS` (comma-separated bot tokens
+//! served; unset: any token, demo mode), `CHATMARK_EXTRA_ROOTS` (PEM file of extra roots
+//! trusted by https probes, besides the Mozilla roots and the system store).
 
 mod app;
+mod conn;
+mod probe;
+mod sqlite;
 
 use std::io::Write;
 use std::net::Ipv4Addr;
@@ -33,6 +46,24 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let router = match app::build(&config) {
+        Ok((router, notes)) => {
+            for note in notes {
+                eprintln!("server: {note}");
+            }
+            router
+        }
+        Err(e) => {
+            eprintln!("server: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match &config.bot_tokens {
+        Some(tokens) => eprintln!("server: serving {} bot token(s)", tokens.len()),
+        None => eprintln!(
+            "server: demo mode: any bot token is accepted (set CHATMARK_BOT_TOKENS to restrict)"
+        ),
+    }
     let listener = match tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
         Ok(l) => l,
         Err(e) => {
@@ -50,7 +81,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if let Err(e) = axum::serve(listener, app::router(config)).await {
+    if let Err(e) = conn::serve(listener, router, config).await {
         eprintln!("server: {e}");
         return ExitCode::FAILURE;
     }

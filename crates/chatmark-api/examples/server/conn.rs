@@ -1,0 +1,349 @@
+//! The example server's connections: an accept loop with a cap on concurrent connections,
+//! and per connection an idle keep-alive timeout and a header read timeout enforced around
+//! hyper's HTTP/1.1 parser (the body read timeout is the router's, see `app::guard`).
+//!
+//! A connection is in one of three phases. *Idle*: no byte of the next request has arrived;
+//! it is closed `idle_timeout` after it became idle (after it was accepted, or after the
+//! previous answer was handed to hyper). *Head*: the first byte arrived; the request head
+//! must be complete within `header_timeout` of that byte. *Busy*: the router has the
+//! request; the router bounds the body read itself. Requests hyper cannot parse (a head over
+//! [`MAX_HEAD`] bytes, a malformed request line) get hyper's automatic answer, which is
+//! rewritten here into the route's JSON envelope.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::extract::Request;
+use axum::response::Response;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::Service;
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, Semaphore};
+use tokio::time::Instant;
+
+use crate::app::Config;
+
+/// The largest request head (request line and headers) hyper buffers, in bytes; a longer
+/// one answers 431 in the envelope.
+pub const MAX_HEAD: usize = 16 * 1024;
+
+/// Serves `router` on `listener` until accepting fails for good: at most
+/// `config.max_connections` connections at once (others answer 503 in the envelope and are
+/// closed), each under the idle and header timeouts of `config`.
+pub async fn serve(listener: TcpListener, router: Router, config: Config) -> io::Result<()> {
+    let permits = Arc::new(Semaphore::new(config.max_connections));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) if is_transient(&e) => {
+                // Out of file descriptors or the like: let connections finish, then retry.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+            tokio::spawn(refuse(stream, config.max_connections));
+            continue;
+        };
+        let router = router.clone();
+        let config = config.clone();
+        tokio::spawn(async move {
+            serve_connection(stream, router, &config).await;
+            drop(permit);
+        });
+    }
+}
+
+fn is_transient(e: &io::Error) -> bool {
+    !matches!(
+        e.kind(),
+        io::ErrorKind::InvalidInput | io::ErrorKind::PermissionDenied
+    )
+}
+
+/// Answers 503 to a connection over the cap, without reading it.
+async fn refuse(mut stream: TcpStream, max: usize) {
+    let answer = envelope_answer(
+        503,
+        false,
+        &format!("the server is serving its maximum of {max} connections; try again shortly"),
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(&answer).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Head,
+    Busy,
+}
+
+/// A connection's phase and the deadline of that phase.
+struct Clock {
+    state: Mutex<(Phase, Instant)>,
+    /// The router answered and hyper has not flushed that answer yet (a pipelined request's
+    /// head may arrive meanwhile: those writes are still the router's answer).
+    owed: AtomicBool,
+    changed: Notify,
+    header_timeout: Duration,
+    idle_timeout: Duration,
+}
+
+impl Clock {
+    fn set(&self, phase: Phase, timeout: Duration) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) =
+            (phase, Instant::now() + timeout);
+        self.changed.notify_one();
+    }
+
+    fn phase(&self) -> Phase {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).0
+    }
+
+    /// Bytes arrived: an idle connection starts its header clock.
+    fn on_bytes(&self) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.0 != Phase::Idle {
+            return false;
+        }
+        *state = (Phase::Head, Instant::now() + self.header_timeout);
+        drop(state);
+        self.changed.notify_one();
+        true
+    }
+
+    /// Returns when the current phase's deadline has passed (never while busy).
+    async fn expired(&self) {
+        loop {
+            let (phase, deadline) = *self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            if phase != Phase::Busy && Instant::now() >= deadline {
+                return;
+            }
+            if phase == Phase::Busy {
+                self.changed.notified().await;
+            } else {
+                tokio::select! {
+                    () = tokio::time::sleep_until(deadline) => {}
+                    () = self.changed.notified() => {}
+                }
+            }
+        }
+    }
+}
+
+async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
+    let _ = stream.set_nodelay(true);
+    let clock = Arc::new(Clock {
+        state: Mutex::new((Phase::Idle, Instant::now() + config.idle_timeout)),
+        owed: AtomicBool::new(false),
+        changed: Notify::new(),
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+    });
+    let io = Timed {
+        inner: stream,
+        clock: Arc::clone(&clock),
+        head_start: Vec::new(),
+        swallowed: Vec::new(),
+        out: Vec::new(),
+    };
+    let service = Tracked {
+        inner: TowerToHyperService::new(router),
+        clock: Arc::clone(&clock),
+    };
+    let connection = http1::Builder::new()
+        .max_buf_size(MAX_HEAD)
+        .keep_alive(true)
+        .serve_connection(TokioIo::new(io), service);
+    tokio::select! {
+        _ = connection => {}
+        () = clock.expired() => {}
+    }
+}
+
+/// The router as a hyper service that marks the connection busy while it runs.
+struct Tracked {
+    inner: TowerToHyperService<Router>,
+    clock: Arc<Clock>,
+}
+
+impl Service<Request<Incoming>> for Tracked {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn call(&self, req: Request<Incoming>) -> Self::Future {
+        self.clock.set(Phase::Busy, Duration::ZERO);
+        let answer = self.inner.call(req);
+        let clock = Arc::clone(&self.clock);
+        Box::pin(async move {
+            let answer = answer.await;
+            clock.owed.store(true, Ordering::SeqCst);
+            clock.set(Phase::Idle, clock.idle_timeout);
+            answer
+        })
+    }
+}
+
+/// The connection's socket as hyper sees it: reads start the header clock, and what hyper
+/// writes while no request reached the router (its automatic 400/414/431 answers) is
+/// replaced by the route's JSON envelope.
+struct Timed {
+    inner: TcpStream,
+    clock: Arc<Clock>,
+    /// The first bytes of the current request head, to tell bot routes from the quota route.
+    head_start: Vec<u8>,
+    /// What hyper wrote of its own answer.
+    swallowed: Vec<u8>,
+    /// The envelope answer still to send in its place.
+    out: Vec<u8>,
+}
+
+impl Timed {
+    fn is_quota(&self) -> bool {
+        let line = String::from_utf8_lossy(&self.head_start);
+        line.split(' ')
+            .nth(1)
+            .is_some_and(|target| target.starts_with("/v3.0/"))
+    }
+
+    fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while !self.out.is_empty() {
+            match Pin::new(&mut self.inner).poll_write(cx, &self.out) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => {
+                    self.out.drain(..n.min(self.out.len()));
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl AsyncRead for Timed {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = polled {
+            let got = buf.filled().get(before..).unwrap_or_default();
+            if !got.is_empty() {
+                if this.clock.on_bytes() {
+                    this.head_start.clear();
+                }
+                let room = 64usize.saturating_sub(this.head_start.len());
+                this.head_start
+                    .extend_from_slice(got.get(..room.min(got.len())).unwrap_or_default());
+            }
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Timed {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        // hyper's own answer: written while a request head is being read, when no answer of
+        // the router is still being flushed.
+        let hyper_answer = !this.swallowed.is_empty()
+            || (this.clock.phase() == Phase::Head
+                && !this.clock.owed.load(Ordering::SeqCst)
+                && buf.starts_with(b"HTTP/"));
+        if !hyper_answer {
+            return Pin::new(&mut this.inner).poll_write(cx, buf);
+        }
+        // hyper answers a request it could not parse: keep its status, send the envelope.
+        if this.out.is_empty() && this.swallowed.len() < 4096 {
+            this.swallowed.extend_from_slice(buf);
+            let text = String::from_utf8_lossy(&this.swallowed);
+            if text.contains("\r\n\r\n") || this.swallowed.len() >= 4096 {
+                let status = text
+                    .split(' ')
+                    .nth(1)
+                    .and_then(|c| c.parse::<u16>().ok())
+                    .unwrap_or(400);
+                let reason = axum::http::StatusCode::from_u16(status)
+                    .ok()
+                    .and_then(|s| s.canonical_reason())
+                    .unwrap_or("Bad Request");
+                let message = match status {
+                    431 => format!("the request head is longer than {MAX_HEAD} bytes"),
+                    _ => format!("the request could not be read as HTTP/1.1 ({reason})"),
+                };
+                this.out = envelope_answer(status, this.is_quota(), &message);
+            }
+        }
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        match this.poll_drain(cx) {
+            Poll::Ready(Ok(())) => {
+                let flushed = Pin::new(&mut this.inner).poll_flush(cx);
+                if let Poll::Ready(Ok(())) = flushed {
+                    // hyper flushes after writing all it buffered: the answer is out.
+                    this.clock.owed.store(false, Ordering::SeqCst);
+                }
+                flushed
+            }
+            other => other,
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        match this.poll_drain(cx) {
+            Poll::Ready(Ok(())) => Pin::new(&mut this.inner).poll_shutdown(cx),
+            other => other,
+        }
+    }
+}
+
+/// A complete HTTP/1.1 answer carrying the route's JSON envelope, closing the connection.
+fn envelope_answer(status: u16, quota: bool, message: &str) -> Vec<u8> {
+    let body = if quota {
+        serde_json::to_string(&chatmark_api::QuotaResponse::failure(
+            status.into(),
+            message,
+        ))
+    } else {
+        serde_json::to_string(&chatmark_api::Envelope::<()>::error(status, message))
+    }
+    .unwrap_or_default();
+    let reason = axum::http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error");
+    format!(
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}

@@ -1,0 +1,378 @@
+//! The example server's [`Store`] in SQLite (rusqlite, SQLite compiled in): one file, or
+//! `:memory:`, with its schema created and migrated on open.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use chatmark_api::store::{NewMessage, Store, StoreError};
+use chatmark_api::{QuotaAsset, QuotaOwner, QuotaRequest};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+
+/// The schema, one step per version (`PRAGMA user_version` counts the steps applied). Add
+/// steps at the end; never edit a released one.
+const MIGRATIONS: &[&str] = &["
+    CREATE TABLE webhooks (
+        bot TEXT PRIMARY KEY,
+        url TEXT NOT NULL
+    );
+    CREATE TABLE probe_counts (
+        bot TEXT NOT NULL,
+        day INTEGER NOT NULL,
+        calls INTEGER NOT NULL,
+        PRIMARY KEY (bot, day)
+    );
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        bot TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        date INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        text_styles TEXT NOT NULL
+    );
+    CREATE TABLE quota_assets (
+        owner TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        asset_id TEXT NOT NULL,
+        product_type TEXT NOT NULL,
+        quota_type TEXT NOT NULL,
+        valid_through TEXT NOT NULL,
+        auto_renew INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        used_id TEXT,
+        PRIMARY KEY (owner, asset_id)
+    );
+    CREATE INDEX quota_assets_filter ON quota_assets (owner, product_type, quota_type);
+    CREATE TABLE access_tokens (
+        token TEXT PRIMARY KEY
+    );
+"];
+
+/// The access token seeded when the database holds none (documented in the README).
+pub const DEMO_ACCESS_TOKEN: &str = "demo-oa-token";
+
+/// The assets seeded when the database holds none and no seed file is given.
+pub const SAMPLE_ASSETS: &str = r#"{
+  "OA": [
+    {"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "oa-1", "valid_through": "25/12/2026", "auto_renew": true, "status": "available", "used_id": null},
+    {"product_type": "gmf50", "quota_type": "purchase_quota", "asset_id": "oa-2", "valid_through": "1/6/2027", "auto_renew": "false", "status": "used", "used_id": "group-17"},
+    {"product_type": "gmf1000", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
+  ],
+  "APP": [
+    {"product_type": "gmf100", "quota_type": "purchase_quota", "asset_id": "app-1", "valid_through": "29/02/2028", "auto_renew": false, "status": "used", "used_id": 4242}
+  ]
+}"#;
+
+/// State in one SQLite database; one connection, used under a lock (queries take
+/// microseconds; several server instances would share a database server instead).
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+fn backend(e: rusqlite::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+fn owner_name(owner: QuotaOwner) -> &'static str {
+    match owner {
+        QuotaOwner::Oa => "OA",
+        QuotaOwner::App => "APP",
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` (`:memory:` for one in memory),
+    /// migrates its schema, seeds quota assets when it holds none (from the JSON file
+    /// `seed`, `{"OA": [...], "APP": [...]}`, else [`SAMPLE_ASSETS`]) and adds
+    /// `access_tokens`. Answers the store and notes for the operator (what was seeded).
+    pub fn open(
+        path: &str,
+        seed: Option<&Path>,
+        access_tokens: &[String],
+    ) -> Result<(Self, Vec<String>), String> {
+        let fail = |e: rusqlite::Error| format!("database {path}: {e}");
+        let mut conn = Connection::open(path).map_err(fail)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(fail)?;
+        if path != ":memory:" {
+            // WAL: readers do not block the writer; NORMAL: no fsync per commit, durable
+            // across process crashes (not power loss), as fits a demo.
+            conn.pragma_update(None, "journal_mode", "WAL")
+                .map_err(fail)?;
+            conn.pragma_update(None, "synchronous", "NORMAL")
+                .map_err(fail)?;
+        }
+        migrate(&mut conn).map_err(|e| format!("database {path}: {e}"))?;
+        let mut notes = Vec::new();
+        let tx = conn.transaction().map_err(fail)?;
+        let assets: i64 = tx
+            .query_row("SELECT COUNT(*) FROM quota_assets", [], |r| r.get(0))
+            .map_err(fail)?;
+        if assets == 0 {
+            let (text, from) = match seed {
+                Some(p) => (
+                    std::fs::read_to_string(p)
+                        .map_err(|e| format!("CHATMARK_QUOTA_SEED {}: {e}", p.display()))?,
+                    p.display().to_string(),
+                ),
+                None => (SAMPLE_ASSETS.to_owned(), "the built-in sample".to_owned()),
+            };
+            let parsed: HashMap<QuotaOwner, Vec<QuotaAsset>> =
+                serde_json::from_str(&text).map_err(|e| format!("quota seed {from}: {e}"))?;
+            let n = seed_assets(&tx, &parsed).map_err(fail)?;
+            notes.push(format!("seeded {n} quota assets from {from}"));
+        }
+        for token in access_tokens {
+            tx.execute(
+                "INSERT OR IGNORE INTO access_tokens (token) VALUES (?1)",
+                [token],
+            )
+            .map_err(fail)?;
+        }
+        let tokens: i64 = tx
+            .query_row("SELECT COUNT(*) FROM access_tokens", [], |r| r.get(0))
+            .map_err(fail)?;
+        if tokens == 0 {
+            tx.execute(
+                "INSERT INTO access_tokens (token) VALUES (?1)",
+                [DEMO_ACCESS_TOKEN],
+            )
+            .map_err(fail)?;
+            notes.push(format!(
+                "seeded the demo quota access token {DEMO_ACCESS_TOKEN:?} (set CHATMARK_QUOTA_TOKENS for real ones)"
+            ));
+        }
+        tx.commit().map_err(fail)?;
+        Ok((
+            SqliteStore {
+                conn: Mutex::new(conn),
+            },
+            notes,
+        ))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), String> {
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(|e| e.to_string())?;
+    let known = i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX);
+    if version > known {
+        return Err(format!(
+            "schema version {version} is newer than this server's ({known})"
+        ));
+    }
+    for (step, sql) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .skip(usize::try_from(version).unwrap_or(0))
+    {
+        let tx = conn.transaction().map_err(|e| e.to_string())?;
+        tx.execute_batch(sql).map_err(|e| e.to_string())?;
+        tx.pragma_update(None, "user_version", step + 1)
+            .map_err(|e| e.to_string())?;
+        tx.commit().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn seed_assets(
+    tx: &Transaction<'_>,
+    assets: &HashMap<QuotaOwner, Vec<QuotaAsset>>,
+) -> Result<usize, rusqlite::Error> {
+    let mut stmt = tx.prepare(
+        "INSERT INTO quota_assets (owner, position, asset_id, product_type, quota_type,
+             valid_through, auto_renew, status, used_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    let mut n = 0;
+    for owner in [QuotaOwner::Oa, QuotaOwner::App] {
+        for (position, a) in assets.get(&owner).into_iter().flatten().enumerate() {
+            let status = match a.status {
+                chatmark_api::AssetStatus::Available => "available",
+                chatmark_api::AssetStatus::Used => "used",
+            };
+            stmt.execute(params![
+                owner_name(owner),
+                position,
+                a.asset_id,
+                a.product_type.as_str(),
+                a.quota_type,
+                a.valid_through.as_str(),
+                a.auto_renew,
+                status,
+                a.used_id,
+            ])?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+impl Store for SqliteStore {
+    fn set_webhook(&self, bot: &str, url: Option<&str>, max_bots: usize) -> Result<(), StoreError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction().map_err(backend)?;
+        match url {
+            None => {
+                tx.execute("DELETE FROM webhooks WHERE bot = ?1", [bot])
+                    .map_err(backend)?;
+            }
+            Some(url) => {
+                let held: bool = tx
+                    .query_row("SELECT 1 FROM webhooks WHERE bot = ?1", [bot], |_| Ok(()))
+                    .optional()
+                    .map_err(backend)?
+                    .is_some();
+                let count: i64 = tx
+                    .query_row("SELECT COUNT(*) FROM webhooks", [], |r| r.get(0))
+                    .map_err(backend)?;
+                if !held && usize::try_from(count).unwrap_or(usize::MAX) >= max_bots {
+                    return Err(StoreError::TooManyBots(max_bots));
+                }
+                tx.execute(
+                    "INSERT INTO webhooks (bot, url) VALUES (?1, ?2)
+                     ON CONFLICT (bot) DO UPDATE SET url = excluded.url",
+                    [bot, url],
+                )
+                .map_err(backend)?;
+            }
+        }
+        tx.commit().map_err(backend)
+    }
+
+    fn webhook(&self, bot: &str) -> Result<Option<String>, StoreError> {
+        self.lock()
+            .query_row("SELECT url FROM webhooks WHERE bot = ?1", [bot], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(backend)
+    }
+
+    fn count_probe(
+        &self,
+        bot: &str,
+        day: u64,
+        limit: u32,
+        max_bots: usize,
+    ) -> Result<u32, StoreError> {
+        let day = i64::try_from(day).unwrap_or(i64::MAX);
+        let mut conn = self.lock();
+        let tx = conn.transaction().map_err(backend)?;
+        tx.execute("DELETE FROM probe_counts WHERE day < ?1", [day])
+            .map_err(backend)?;
+        let calls: Option<u32> = tx
+            .query_row(
+                "SELECT calls FROM probe_counts WHERE bot = ?1 AND day = ?2",
+                params![bot, day],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend)?;
+        let calls = match calls {
+            Some(c) => c,
+            None => {
+                let bots: i64 = tx
+                    .query_row(
+                        "SELECT COUNT(*) FROM probe_counts WHERE day = ?1",
+                        [day],
+                        |r| r.get(0),
+                    )
+                    .map_err(backend)?;
+                if usize::try_from(bots).unwrap_or(usize::MAX) >= max_bots {
+                    return Err(StoreError::TooManyBots(max_bots));
+                }
+                0
+            }
+        };
+        if calls >= limit {
+            return Err(StoreError::DailyLimit(limit));
+        }
+        tx.execute(
+            "INSERT INTO probe_counts (bot, day, calls) VALUES (?1, ?2, 1)
+             ON CONFLICT (bot, day) DO UPDATE SET calls = calls + 1",
+            params![bot, day],
+        )
+        .map_err(backend)?;
+        tx.commit().map_err(backend)?;
+        Ok(calls + 1)
+    }
+
+    fn add_message(&self, m: &NewMessage) -> Result<u64, StoreError> {
+        let conn = self.lock();
+        conn.execute(
+            "INSERT INTO messages (bot, chat_id, date, text, text_styles)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                m.bot,
+                m.chat_id,
+                i64::try_from(m.date.get()).unwrap_or(i64::MAX),
+                m.text,
+                m.text_styles
+            ],
+        )
+        .map_err(backend)?;
+        u64::try_from(conn.last_insert_rowid())
+            .map_err(|_| StoreError::Backend("negative message id".to_owned()))
+    }
+
+    fn quota_assets(&self, request: &QuotaRequest) -> Result<Vec<QuotaAsset>, StoreError> {
+        let conn = self.lock();
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT product_type, quota_type, asset_id, valid_through, auto_renew, status,
+                        used_id
+                 FROM quota_assets
+                 WHERE owner = ?1
+                   AND (?2 IS NULL OR product_type = ?2)
+                   AND (?3 IS NULL OR quota_type = ?3)
+                 ORDER BY position",
+            )
+            .map_err(backend)?;
+        let rows = stmt
+            .query_map(
+                params![
+                    owner_name(request.quota_owner),
+                    request.product_type.as_ref().map(|p| p.as_str()),
+                    request.quota_type,
+                ],
+                |r| {
+                    Ok(serde_json::json!({
+                        "product_type": r.get::<_, String>(0)?,
+                        "quota_type": r.get::<_, String>(1)?,
+                        "asset_id": r.get::<_, String>(2)?,
+                        "valid_through": r.get::<_, String>(3)?,
+                        "auto_renew": r.get::<_, bool>(4)?,
+                        "status": r.get::<_, String>(5)?,
+                        "used_id": r.get::<_, Option<String>>(6)?,
+                    }))
+                },
+            )
+            .map_err(backend)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let value = row.map_err(backend)?;
+            let asset = serde_json::from_value(value)
+                .map_err(|e| StoreError::Backend(format!("a stored quota asset: {e}")))?;
+            out.push(asset);
+        }
+        Ok(out)
+    }
+
+    fn access_token_known(&self, token: &str) -> Result<bool, StoreError> {
+        self.lock()
+            .query_row(
+                "SELECT 1 FROM access_tokens WHERE token = ?1",
+                [token],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|found| found.is_some())
+            .map_err(backend)
+    }
+}
