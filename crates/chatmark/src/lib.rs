@@ -22,6 +22,7 @@
 )]
 
 mod builder;
+#[cfg(feature = "html")]
 pub mod html;
 #[cfg(feature = "serde")]
 mod json;
@@ -33,6 +34,7 @@ mod resolve;
 mod style;
 mod utf16;
 
+#[cfg(feature = "html")]
 pub use html::parse_html;
 #[cfg(feature = "serde")]
 pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json};
