@@ -1,10 +1,11 @@
 // Every public vector through Node: the API (resolveSendMessage without the chat_id check,
-// as the JSONL tools resolve) and the inline entry.
+// as the JSONL tools resolve), the inline entry, and chatmark/markdown (HTML bodies refused).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveSendMessage } from 'chatmark';
 import * as inline from 'chatmark/inline';
-import { judge, settle, vectorFiles } from './helpers.mjs';
+import * as markdown from 'chatmark/markdown';
+import { forMarkdownEntry, judge, settle, vectorFiles } from './helpers.mjs';
 
 for (const file of vectorFiles()) {
   const { vectors } = file;
@@ -16,6 +17,9 @@ for (const file of vectorFiles()) {
       const viaInline = settle(() => inline.resolveSendMessage(v.input, { checkChatId: false }));
       const miss2 = judge(v, viaInline);
       if (miss2) misses.push(`inline ${miss2}`);
+      const viaMarkdown = settle(() => markdown.resolveSendMessage(v.input, { checkChatId: false }));
+      const miss3 = judge(forMarkdownEntry(v), viaMarkdown);
+      if (miss3) misses.push(`markdown ${miss3}`);
     }
     assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
   });
