@@ -188,7 +188,6 @@ function limit(options, name) {
  */
 export function createApi({ html, entry }) {
   let ex = null; // the raw wasm exports
-  let mem = null; // the ArrayBuffer the views are over
   let u8;
   let u16;
   let u32;
@@ -199,9 +198,11 @@ export function createApi({ html, entry }) {
   let numAt = 0; // f64 index of the input numbers
   let numCap = 0;
   let inView = null; // the input bytes
+  let NodeBuffer = null; // Node's Buffer, when the entry passes it: a faster UTF-16 decoder
+  let nodeView = null; // a Buffer over wasm memory
 
   function views() {
-    mem = ex.memory.buffer;
+    const mem = ex.memory.buffer;
     u8 = new Uint8Array(mem);
     u16 = new Uint16Array(mem);
     u32 = new Uint32Array(mem);
@@ -211,11 +212,12 @@ export function createApi({ html, entry }) {
     numAt = u32[head + 2] >>> 3;
     numCap = u32[head + 3];
     inView = u8.subarray(inPtr, inPtr + inCap);
+    nodeView = NodeBuffer ? NodeBuffer.from(mem) : null;
   }
 
-  /** After a call: the memory may have grown (which detaches the old views). */
+  /** After a call: the memory may have grown, which detaches the old views (length 0). */
   function fresh() {
-    if (ex.memory.buffer !== mem) views();
+    if (u32.length === 0) views();
   }
 
   function reserve(bytes, nums) {
@@ -238,7 +240,10 @@ export function createApi({ html, entry }) {
   /** A string of the UTF-16 output: `len` units from unit `off`. */
   function str(off, len) {
     const at = (u32[head + 6] >>> 1) + off;
-    if (len <= 64) return String.fromCharCode.apply(null, u16.subarray(at, at + len));
+    // Node 20: Buffer's UTF-16 decoder is 3 to 4 times as fast as TextDecoder's
+    if (nodeView !== null) return nodeView.toString('utf16le', 2 * at, 2 * (at + len));
+    // measured in Node 20: fromCharCode wins below about 24 units, the decoder above
+    if (len <= 24) return String.fromCharCode.apply(null, u16.subarray(at, at + len));
     return utf16.decode(u16.subarray(at, at + len));
   }
 
@@ -254,7 +259,7 @@ export function createApi({ html, entry }) {
       }
       if (k === n) return pos + n;
     }
-    return pos + encoder.encodeInto(s, inView.subarray(pos)).written;
+    return pos + encoder.encodeInto(s, pos === 0 ? inView : inView.subarray(pos)).written;
   }
 
   /** Room for the runs' code strings and numbers, and the bytes of `strings` too. */
@@ -519,8 +524,10 @@ export function createApi({ html, entry }) {
     return { version: strings[0], codes: strings.slice(1), html: ex.has_html() !== 0 };
   }
 
-  function markReady(exports) {
+  /** Called by the entry with the wasm exports (and, in Node, `{Buffer}`). */
+  function markReady(exports, host) {
     ex = exports;
+    NodeBuffer = (host && host.Buffer) || null;
     head = ex.head() >>> 2;
     ex.reserve(256, 64);
     views();

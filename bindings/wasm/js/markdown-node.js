@@ -1,9 +1,10 @@
 // The Node entry of `chatmark/markdown`: reads its .wasm and initialises at import.
+import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { initSync } from '../pkg/chatmark_markdown.js';
 import { markReady } from './markdown-api.js';
 
-markReady(initSync({ module: readFileSync(new URL('../pkg/chatmark_markdown_bg.wasm', import.meta.url)) }));
+markReady(initSync({ module: readFileSync(new URL('../pkg/chatmark_markdown_bg.wasm', import.meta.url)) }), { Buffer });
 
 export * from './markdown-api.js';
 
