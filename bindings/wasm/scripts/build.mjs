@@ -20,8 +20,8 @@ const workspace = join(pkgRoot, '..', '..');
 const pkg = join(pkgRoot, 'pkg');
 
 /** Stops with one line saying what to run, instead of a compiler error further on. */
-function missing(what) {
-  console.error(`chatmark: npm run build needs ${what}; run \`bash scripts/wasm\` from the repository root (it installs what is missing and builds)`);
+function missing(what, first = '') {
+  console.error(`chatmark: npm run build needs ${what}; ${first}run \`bash scripts/wasm\` from the repository root (it installs what is missing and builds)`);
   process.exit(1);
 }
 
@@ -31,7 +31,7 @@ function output(cmd, args) {
 }
 
 const sysroot = output('rustc', ['--print', 'sysroot']);
-if (sysroot === null || output('cargo', ['--version']) === null) missing('Rust (cargo and rustc)');
+if (sysroot === null || output('cargo', ['--version']) === null) missing('Rust (cargo and rustc)', 'install it (https://rustup.rs), then ');
 if (!existsSync(join(sysroot, 'lib', 'rustlib', TARGET))) missing(`the ${TARGET} Rust target`);
 const have = output('wasm-bindgen', ['--version']);
 if (have !== `wasm-bindgen ${WASM_BINDGEN}`) missing(`wasm-bindgen ${WASM_BINDGEN} (have ${have === null ? 'none' : `"${have}"`})`);
