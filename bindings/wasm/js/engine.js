@@ -104,6 +104,39 @@ function asJson(field, read) {
   }
 }
 
+/** serde_json's nesting limit, which the native JSONL tools apply: 128 levels is too deep. */
+const MAX_DEPTH = 128;
+
+/** Whether JSON text nests arrays and objects `MAX_DEPTH` deep (strings skipped). */
+function tooDeep(text) {
+  if (text.length < 2 * MAX_DEPTH) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: skip to its closing quote
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth >= MAX_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** A number literal that may not fit a double: a long exponent or 309 digits. */
+const HUGE_NUMBER = /[eE][+-]?\d{3}|\d{309}/;
+
+function outOfRange(key, v) {
+  if (v === Infinity || v === -Infinity) throw new RangeError('number out of range');
+  return v;
+}
+
 function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -498,8 +531,12 @@ export function createApi({ html, entry }) {
 
   function resolveJsonl(line) {
     let body;
+    const text = String(line);
     try {
-      body = JSON.parse(String(line));
+      // what the native tools' JSON reader refuses beyond JSON.parse: nesting 128 deep and
+      // numbers out of a double's range, so both answer invalid_json alike
+      body = HUGE_NUMBER.test(text) ? JSON.parse(text, outOfRange) : JSON.parse(text);
+      if (tooDeep(text)) throw new RangeError('recursion limit exceeded');
     } catch (e) {
       return JSON.stringify({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
     }

@@ -135,6 +135,17 @@ test('resolveJsonl speaks the CLI contract and never throws', () => {
   assert.equal(JSON.parse(resolveJsonl('nope')).error.code, 'invalid_json');
   assert.equal(JSON.parse(resolveJsonl('')).error.code, 'invalid_json');
   assert.equal(JSON.parse(resolveJsonl('{"text":"x","chat_id":null}')).text, 'x');
+  // as the native reader: 128 levels of nesting and numbers beyond a double are not JSON
+  const nest = (n) => `{"text":"x","a":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`;
+  assert.equal(JSON.parse(resolveJsonl(nest(127))).text, 'x');
+  assert.equal(JSON.parse(resolveJsonl(nest(128))).error.code, 'invalid_json');
+  assert.equal(JSON.parse(resolveJsonl(`{"text":"${'['.repeat(300)}"}`)).text, '['.repeat(300));
+  for (const n of ['1e400', '-1e309', '1.8e308']) {
+    assert.equal(JSON.parse(resolveJsonl(`{"text":"x","a":${n}}`)).error.code, 'invalid_json', n);
+  }
+  for (const n of ['1e308', '1e-400', '123456789012345678901234567890']) {
+    assert.equal(JSON.parse(resolveJsonl(`{"text":"x","a":${n}}`)).text, 'x', n);
+  }
 });
 
 test('STYLE_CODES and version agree with the engine and the package', () => {
