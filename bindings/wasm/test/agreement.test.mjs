@@ -12,7 +12,8 @@ import { corpus } from './corpus.mjs';
 import { repoRoot, settle } from './helpers.mjs';
 
 const PER_MODE = Number(process.env.CHATMARK_CORPUS || 10000);
-const native = process.env.CHATMARK_BIN || join(repoRoot, 'target', 'release', 'chatmark');
+const targetDir = process.env.CARGO_TARGET_DIR || join(repoRoot, 'target');
+const native = process.env.CHATMARK_BIN || join(targetDir, 'release', 'chatmark');
 const missing = !existsSync(native);
 if (missing && process.env.CHATMARK_REQUIRE_NATIVE) {
   throw new Error(`no native binary at ${native}: cargo build --release -p chatmark-cli`);
