@@ -34,6 +34,10 @@ if (!process.argv.includes('--browser')) {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     const file = join(repo, path);
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     if (path === '/') {
       res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
       res.end('<!doctype html><meta charset="utf-8"><title>bench</title>');
