@@ -1,7 +1,7 @@
 //! The wasm binding of the chatmark engine, behind the npm package `chatmark`.
 //!
 //! Nothing crosses the boundary as JSON, and no string is marshalled by wasm-bindgen: every
-//! export takes and returns numbers. Inputs are written by the JS wrapper (`js/api.js`)
+//! export takes and returns numbers. Inputs are written by the JS wrapper (`js/engine.js`)
 //! straight into two buffers owned here, bytes (UTF-8 text, `TextEncoder.encodeInto`) and
 //! numbers (`f64`: the fields of client runs); results are left in two output buffers, `u32`
 //! words (runs as `(start, len, code mask)` triples, string slices as `(offset, len)`) and
@@ -14,7 +14,8 @@
 //!
 //! The crate builds two flavours: with the default feature `html` (the `chatmark` entry) and
 //! without it (`chatmark/markdown`: no HTML tokenizer, entity table, HTML semantics or
-//! markdown renderer; an HTML body answers [`UNSUPPORTED`]). Nothing here panics: every failure is a status.
+//! markdown renderer; an HTML body answers [`UNSUPPORTED`]). Nothing here panics: every
+//! failure is a status.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 // L2, as in the engine: nothing outside tests may panic on what JS passes in.
