@@ -1,54 +1,91 @@
-// Node benchmark of the npm package (marshalling included) over the shared corpus, beside
-// markdown-it parsing the same markdown in JS (its token stream, the nearest JS peer).
-// Prints messages per second, MB/s and the median latency of one call, and the ratio.
-//   node benches/node/bench.mjs [--quick]      (after `npm run build` in bindings/wasm)
+// Benchmark of the npm package (marshalling included, results as plain objects) over the
+// shared corpus, beside markdown-it parsing the same markdown into its token stream in JS
+// with both its `commonmark` preset (plus strikethrough, the nearest to the dialect) and its
+// heavier `default` one; and chatmark's parseHtml over the corpus's HTML. Prints messages
+// per second, MB/s, the median of one call, and the ratios.
+//   node benches/node/bench.mjs [--quick]             (after `npm run build` in bindings/wasm)
+//   node benches/node/bench.mjs --browser [--quick]   the same in headless Chromium
+//                                                      (/usr/bin/chromium), browser entries
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
-import MarkdownIt from 'markdown-it';
-import * as chatmark from '../../bindings/wasm/js/node.js';
+import { runAll } from './measure.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const messages = readFileSync(`${here}../corpus/messages.jsonl`, 'utf8')
+const repo = join(here, '..', '..');
+const corpus = readFileSync(join(here, '..', 'corpus', 'messages.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
-  .map((l) => JSON.parse(l).markdown);
-const bytes = messages.reduce((n, m) => n + Buffer.byteLength(m), 0);
+  .map((l) => JSON.parse(l));
 const quick = process.argv.includes('--quick');
 const passes = quick ? 3 : 25;
 
-/** Times `fn` over every message, `passes` times; returns throughput and median latency. */
-function measure(name, fn) {
-  for (const m of messages) fn(m); // warm up (JIT, wasm tier-up)
-  const perCall = [];
-  let total = 0;
-  for (let p = 0; p < passes; p++) {
-    const t0 = performance.now();
-    for (const m of messages) {
-      const t = performance.now();
-      fn(m);
-      perCall.push(performance.now() - t);
+if (!process.argv.includes('--browser')) {
+  const { default: MarkdownIt } = await import('markdown-it');
+  const chatmark = await import('../../bindings/wasm/js/node.js');
+  const markdown = await import('../../bindings/wasm/js/markdown-node.js');
+  runAll({ chatmark, markdown, MarkdownIt, corpus, passes, reps: 1, log: console.log });
+} else {
+  // Chromium rounds performance.now() to 5 µs even cross-origin isolated (served so, below):
+  // each message is timed over 20 calls in a row for the median.
+  const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const file = join(repo, path);
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
     }
-    total += performance.now() - t0;
+    if (path === '/') {
+      res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+      res.end('<!doctype html><meta charset="utf-8"><title>bench</title>');
+      return;
+    }
+    if (!file.startsWith(repo + sep)) {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] || 'application/octet-stream',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const require = createRequire(join(repo, 'bindings', 'wasm', 'package.json'));
+  const { chromium } = require('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    page.on('console', (m) => console.log(m.text()));
+    await page.goto(`${origin}/`);
+    console.log(`${await browser.version()}, crossOriginIsolated: ${await page.evaluate(() => crossOriginIsolated)}`);
+    await page.evaluate(
+      async ({ corpus, passes }) => {
+        const chatmark = await import('/bindings/wasm/js/browser.js');
+        const markdown = await import('/bindings/wasm/js/markdown-browser.js');
+        await chatmark.default();
+        await markdown.default();
+        const { default: MarkdownIt } = await import('/benches/node/node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs');
+        const { runAll } = await import('/benches/node/measure.mjs');
+        runAll({ chatmark, markdown, MarkdownIt, corpus, passes, reps: 20, log: console.log });
+      },
+      { corpus, passes: Math.max(1, Math.round(passes / 5)) },
+    );
+  } finally {
+    await browser.close();
+    server.close();
   }
-  perCall.sort((a, b) => a - b);
-  const seconds = total / 1000;
-  const r = {
-    name,
-    msgsPerSec: (messages.length * passes) / seconds,
-    mbPerSec: (bytes * passes) / seconds / 1e6,
-    medianMicros: perCall[perCall.length >> 1] * 1000,
-  };
-  console.log(
-    `${name.padEnd(28)} ${r.msgsPerSec.toFixed(0).padStart(9)} msg/s ` +
-      `${r.mbPerSec.toFixed(1).padStart(7)} MB/s  median ${r.medianMicros.toFixed(2)} µs/call`,
-  );
-  return r;
 }
-
-const md = new MarkdownIt();
-const env = {};
-console.log(`${messages.length} messages, ${bytes} bytes, ${passes} passes`);
-const ours = measure('chatmark parseMarkdown', (m) => chatmark.parseMarkdown(m));
-const theirs = measure('markdown-it parse (tokens)', (m) => md.parse(m, env));
-console.log(`ratio: chatmark / markdown-it throughput = ${(ours.msgsPerSec / theirs.msgsPerSec).toFixed(2)}`);

@@ -1,6 +1,6 @@
-// Types of the npm package `chatmark`, for every entry (`chatmark` in Node and browsers,
-// `chatmark/inline`). Hand-written: wasm-bindgen's own declarations describe only the raw
-// JSON-string exports that the JS wrapper hides.
+// Types of the npm package `chatmark`, for its entries `chatmark` (Node and browsers) and
+// `chatmark/inline`; `chatmark/markdown` has markdown.d.ts, a subset. Hand-written: the wasm
+// exports take and return only numbers, which the JS wrapper hides.
 
 /** A style code of the closed set (spec 1.1). */
 export type StyleCode =
@@ -65,6 +65,8 @@ export type ErrorCode =
   | 'text_empty'
   | 'text_too_long'
   | 'invalid_parse_mode'
+  /** `chatmark/markdown` only: an HTML body or `parse(text, 'html')`; use `chatmark`. */
+  | 'unsupported_parse_mode'
   | 'invalid_text_styles'
   | 'too_many_text_styles'
   | 'empty_after_formatting'

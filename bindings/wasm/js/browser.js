@@ -1,7 +1,7 @@
 // The default (browser) entry of `chatmark`: `await init()` once (it fetches
-// pkg/chatmark_wasm_bg.wasm beside the glue, or takes a URL, Response, bytes or
+// pkg/chatmark_bg.wasm beside the glue, or takes a URL, Response, bytes or
 // WebAssembly.Module), then every function is synchronous.
-import wbInit from '../pkg/chatmark_wasm.js';
+import wbInit from '../pkg/chatmark.js';
 import { markReady } from './api.js';
 
 export * from './api.js';
@@ -11,9 +11,7 @@ let pending;
 /** Initialises the engine once; later calls return the same promise. */
 export default function init(input) {
   if (!pending) {
-    pending = wbInit(input === undefined ? undefined : { module_or_path: input }).then(() => {
-      markReady();
-    });
+    pending = wbInit(input === undefined ? undefined : { module_or_path: input }).then(markReady);
     pending.catch(() => {
       pending = undefined; // a failed fetch may be retried
     });

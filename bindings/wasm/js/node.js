@@ -1,11 +1,11 @@
 // The Node entry of `chatmark`: reads the .wasm next to it and initialises synchronously at
 // import, so every function is usable at once.
+import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
-import { initSync } from '../pkg/chatmark_wasm.js';
+import { initSync } from '../pkg/chatmark.js';
 import { markReady } from './api.js';
 
-initSync({ module: readFileSync(new URL('../pkg/chatmark_wasm_bg.wasm', import.meta.url)) });
-markReady();
+markReady(initSync({ module: readFileSync(new URL('../pkg/chatmark_bg.wasm', import.meta.url)) }), { Buffer });
 
 export * from './api.js';
 

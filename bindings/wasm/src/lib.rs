@@ -1,13 +1,22 @@
-//! The wasm-bindgen binding of the chatmark engine, behind the npm package `chatmark`.
+//! The wasm binding of the chatmark engine, behind the npm package `chatmark`.
 //!
-//! A thin layer, like lol-html's JS binding: every function hands its arguments to the
-//! engine and answers one JSON string, either a result in the wire shape
-//! (`{"text","text_styles"}`, `{"text_styles"}`, …, plus `"diagnostics"` when asked) or
-//! `{"error":{"code","field","message"}}`. The hand-written JS wrapper (`js/api.js`) parses
-//! it and throws a `ChatmarkError` for the second kind. Values cross the boundary as JSON
-//! text: `serde_json` is already in the engine (its lone-surrogate handling, L2, works on
-//! JSON text), so the binding adds no marshalling code of its own. Nothing here panics:
-//! every failure is an error value.
+//! Nothing crosses the boundary as JSON, and no string is marshalled by wasm-bindgen: every
+//! export takes and returns numbers. Inputs are written by the JS wrapper (`js/engine.js`)
+//! straight into two buffers owned here, bytes (UTF-8 text, `TextEncoder.encodeInto`) and
+//! numbers (`f64`: the fields of client runs); results are left in two output buffers, `u32`
+//! words (runs as `(start, len, code mask)` triples, string slices as `(offset, len)`) and
+//! UTF-16 units (the text and messages), which the wrapper reads through typed-array views
+//! over wasm memory and turns into plain objects. [`head`] is the address of eight words
+//! saying where those buffers are now (they move when they grow).
+//!
+//! What needs JSON (`resolveJsonl`, the `chatmark-jsonl` bin) parses it in JS and calls the
+//! same typed exports, so neither serde nor serde_json is in the wasm.
+//!
+//! The crate builds two flavours: with the default feature `html` (the `chatmark` entry) and
+//! without it (`chatmark/markdown`: no HTML tokenizer, entity table, HTML semantics or
+//! markdown renderer; an HTML body answers [`UNSUPPORTED`]). Nothing here panics: every
+//! failure is a status.
+#![forbid(unsafe_code)]
 // L2, as in the engine: nothing outside tests may panic on what JS passes in.
 #![cfg_attr(
     not(test),
@@ -19,283 +28,573 @@
     )
 )]
 
+use core::cell::RefCell;
+use core::sync::atomic::{AtomicU32, Ordering};
+
 use chatmark::{
-    normalize_json, parse_with_diagnostics, resolve_json, Answer, Diagnostic, ErrorCode, Formatted,
-    Limits, ParseMode, ResolveError, StyleCode, TextStyle,
+    ChatId, Diagnostic, Field, Formatted, Limits, ParseMode, RawTextStyle, ResolveError,
+    SendMessage, StyleCode, StyleSet, TextStyle,
 };
 use wasm_bindgen::prelude::*;
 
-/// Serialises an answer; the engine's types always serialise, but a failure would still be
-/// an error value rather than a panic.
-fn to_json(answer: &Answer<'_>) -> String {
-    serde_json::to_string(answer).unwrap_or_else(|_| {
-        r#"{"error":{"code":"internal_error","field":"","message":"the answer could not be written as JSON"}}"#.to_owned()
-    })
-}
+/// Status of a call: the result is in the output buffers.
+pub const OK: u32 = 0;
+/// Status of a call: an error `(code, field, message)` is in the output buffers.
+pub const ERROR: u32 = 1;
+/// Status of a call on the markdown-only build: the body is valid up to its `parse_mode`,
+/// which is HTML, and this build has no HTML mode.
+pub const UNSUPPORTED: u32 = 2;
 
-fn error_json(error: &ResolveError) -> String {
-    to_json(&Answer::Error(error))
-}
+/// Where the buffers are: input bytes (address, capacity), input numbers (address,
+/// capacity in `f64`s), output words (address, count), output UTF-16 units (address, count).
+static HEAD: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
 
-fn formatted_json(formatted: &Formatted, diagnostics: Option<&[Diagnostic]>) -> String {
-    to_json(&Answer::Formatted {
-        formatted,
-        diagnostics,
-    })
-}
-
-/// Parses `text` in `mode` (`markdown`, `html` or `plain`, ASCII-case-insensitive, R2):
-/// `{"text","text_styles"}` (+ `"diagnostics"` when asked) or an `invalid_parse_mode` error.
-#[wasm_bindgen]
-pub fn parse(text: &str, mode: &str, diagnostics: bool) -> String {
-    let Ok(mode) = mode.parse::<ParseMode>() else {
-        return error_json(&ResolveError::new(
-            ErrorCode::InvalidParseMode,
-            "parse_mode",
-            "parse_mode must be \"markdown\", \"html\" or \"plain\"",
-        ));
-    };
-    let (formatted, diags) = parse_with_diagnostics(text, mode);
-    formatted_json(&formatted, diagnostics.then_some(diags.as_slice()))
+/// The buffers of the boundary, reused from call to call.
+#[derive(Default)]
+struct Io {
+    bytes: Vec<u8>,
+    nums: Vec<f64>,
+    out: Vec<u32>,
+    out16: Vec<u16>,
 }
 
 thread_local! {
-    /// The runs of the last `parse_packed` call, until `take_runs` hands them over.
-    static RUNS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+    static IO: RefCell<Io> = RefCell::new(Io::default());
 }
 
-/// The style set of a run as a bit mask: bit `k` for the `k`-th code of `STYLE_CODES`.
-fn mask(run: &TextStyle) -> u32 {
-    run.st.iter().fold(0, |m, c| m | 1 << (c as u32))
+/// An address or a count as a word (wasm32's `usize` is 32 bits).
+fn word(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The fast path of `parse` (no diagnostics): returns the plain text and keeps the runs as
-/// `u32` triples `(start, len, code mask)` for [`take_runs`]; `None` for an unknown mode,
-/// which the JS wrapper then asks [`parse`] to explain. Skips JSON on both sides: most of a
-/// call's cost for short messages.
+fn set_head(k: usize, v: u32) {
+    if let Some(h) = HEAD.get(k) {
+        h.store(v, Ordering::Relaxed);
+    }
+}
+
+/// Runs `f` on the buffers and publishes where the outputs are.
+fn with_io(f: impl FnOnce(&mut Io) -> u32) -> u32 {
+    IO.try_with(|io| {
+        let Ok(mut io) = io.try_borrow_mut() else {
+            return ERROR;
+        };
+        io.out.clear();
+        io.out16.clear();
+        let status = f(&mut io);
+        set_head(4, word(io.out.as_ptr() as usize));
+        set_head(5, word(io.out.len()));
+        set_head(6, word(io.out16.as_ptr() as usize));
+        set_head(7, word(io.out16.len()));
+        status
+    })
+    .unwrap_or(ERROR)
+}
+
+/// The address of the eight head words (see the crate docs).
 #[wasm_bindgen]
-pub fn parse_packed(text: &str, mode: &str) -> Option<String> {
-    let mode = mode.parse::<ParseMode>().ok()?;
-    let formatted = chatmark::parse(text, mode);
-    let _ = RUNS.try_with(|runs| {
-        if let Ok(mut runs) = runs.try_borrow_mut() {
-            runs.clear();
-            for r in &formatted.text_styles {
-                // positions fit u32: wasm32's usize is 32 bits
-                let pos = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
-                runs.extend([pos(r.start), pos(r.len), mask(r)]);
+pub fn head() -> u32 {
+    word(HEAD.as_ptr() as usize)
+}
+
+/// Makes room for `bytes` input bytes and `nums` input numbers, and publishes the buffers'
+/// addresses in the head. JS writes into them before the next call.
+#[wasm_bindgen]
+pub fn reserve(bytes: u32, nums: u32) {
+    let _ = IO.try_with(|io| {
+        if let Ok(mut io) = io.try_borrow_mut() {
+            let (b, n) = (bytes as usize, nums as usize);
+            if io.bytes.len() < b {
+                io.bytes.resize(b, 0);
             }
+            if io.nums.len() < n {
+                io.nums.resize(n, 0.0);
+            }
+            set_head(0, word(io.bytes.as_ptr() as usize));
+            set_head(1, word(io.bytes.len()));
+            set_head(2, word(io.nums.as_ptr() as usize));
+            set_head(3, word(io.nums.len()));
         }
     });
-    Some(formatted.text)
 }
 
-/// The runs of the last [`parse_packed`] call, as `(start, len, code mask)` triples.
-#[wasm_bindgen]
-pub fn take_runs() -> Vec<u32> {
-    RUNS.try_with(|runs| {
-        runs.try_borrow_mut()
-            .map(|mut r| std::mem::take(&mut *r))
-            .unwrap_or_default()
-    })
-    .unwrap_or_default()
+/// Appends a string to the UTF-16 output and its `(offset, len)` to the words.
+fn put_str(out: &mut Vec<u32>, out16: &mut Vec<u16>, s: &str) {
+    let from = out16.len();
+    out16.extend(s.encode_utf16());
+    out.push(word(from));
+    out.push(word(out16.len() - from));
 }
 
-/// Normalises client runs given as JSON text (N1–N6): `{"text_styles"}` (+ `"diagnostics"`)
-/// or an error (`invalid_json`, `invalid_text_styles`).
-#[wasm_bindgen]
-pub fn normalize_styles(text: &str, styles_json: &str, diagnostics: bool) -> String {
-    let result = normalize_json(text, styles_json, &Limits::default());
-    match result {
-        Ok((runs, diags)) => to_json(&Answer::Styles {
-            text_styles: &runs,
-            diagnostics: diagnostics.then_some(diags.as_slice()),
-        }),
-        Err(error) => error_json(&error),
+/// The style set of a run as a bit mask: bit `k` for the `k`-th code of the table (1.1).
+fn mask(st: &StyleSet) -> u32 {
+    st.iter().fold(0, |m, c| m | 1 << (c as u32))
+}
+
+fn put_runs(out: &mut Vec<u32>, runs: &[TextStyle]) {
+    out.push(word(runs.len()));
+    for r in runs {
+        out.extend([word(r.start), word(r.len), mask(&r.st)]);
     }
 }
 
-/// Resolves a `sendMessage` body given as JSON text (R1–R8; R5 only when `check_chat_id`).
-/// `max_text_len` and `max_text_styles` default to [`Limits::default`]; `0` lifts a limit.
+fn put_diagnostics(out: &mut Vec<u32>, out16: &mut Vec<u16>, diags: Option<&[Diagnostic]>) {
+    let Some(diags) = diags else { return };
+    out.push(word(diags.len()));
+    for d in diags {
+        put_str(out, out16, d.code.as_str());
+        out.extend([word(d.start), word(d.len)]);
+        put_str(out, out16, &d.message);
+    }
+}
+
+/// A formatted message: `[text len or u32::MAX when the text is the input, runs…,
+/// diagnostics…]` in words, the text (unless unchanged) in UTF-16 units.
+fn put_formatted(io: &mut Io, input: &str, f: &Formatted, diags: Option<&[Diagnostic]>) {
+    let Io { out, out16, .. } = io;
+    if f.text == input {
+        out.push(u32::MAX);
+    } else {
+        out16.extend(f.text.encode_utf16());
+        out.push(word(out16.len()));
+    }
+    put_runs(out, &f.text_styles);
+    put_diagnostics(out, out16, diags);
+}
+
+/// An error: `(code, field, message)` as three strings.
+fn put_error(io: &mut Io, e: &ResolveError) -> u32 {
+    let Io { out, out16, .. } = io;
+    put_str(out, out16, e.code.as_str());
+    put_str(out, out16, e.field);
+    put_str(out, out16, &e.message);
+    ERROR
+}
+
+/// The input bytes `from..from + len` as text (always UTF-8: JS wrote them with
+/// `encodeInto`; anything else reads as the empty string rather than failing).
+fn input_str(bytes: &[u8], from: usize, len: usize) -> &str {
+    bytes
+        .get(from..from.saturating_add(len))
+        .and_then(|b| core::str::from_utf8(b).ok())
+        .unwrap_or("")
+}
+
+/// Parses the first `len` input bytes in `mode` (0 plain, 1 markdown, 2 html), the
+/// diagnostics too when asked. Always [`OK`], or [`UNSUPPORTED`] for HTML without the
+/// feature `html`.
+#[wasm_bindgen]
+pub fn parse(len: u32, mode: u32, diagnostics: bool) -> u32 {
+    let mode = match mode {
+        1 => ParseMode::Markdown,
+        2 if cfg!(feature = "html") => ParseMode::Html,
+        2 => return with_io(|_| UNSUPPORTED),
+        _ => ParseMode::Plain,
+    };
+    with_io(|io| {
+        let bytes = core::mem::take(&mut io.bytes);
+        let text = input_str(&bytes, 0, len as usize);
+        if diagnostics {
+            let (f, d) = chatmark::parse_with_diagnostics(text, mode);
+            put_formatted(io, text, &f, Some(&d));
+        } else {
+            put_formatted(io, text, &chatmark::parse(text, mode), None);
+        }
+        io.bytes = bytes;
+        OK
+    })
+}
+
+/// An `f64` field of a client run as N1 reads it: integral values (saturating at ±2^63),
+/// anything else (NaN marks absent and non-integral values) as `None`.
+fn integral(v: f64) -> Option<i64> {
+    // `as` saturates, and -0.0 becomes 0.
+    (v.is_finite() && v.fract() == 0.0).then_some(v as i64)
+}
+
+/// Reads `n` client runs from the input numbers, from index 0: per run `start`, `len`,
+/// `st` kind (0 absent or not usable, 1 list of strings, 2 comma string), the number `c` of
+/// strings, then `c` pairs `(byte offset, byte len)` into the input bytes.
+fn read_runs<'a>(bytes: &'a [u8], nums: &[f64], n: usize) -> Vec<RawTextStyle<'a>> {
+    let mut runs = Vec::with_capacity(n.min(nums.len() / 4));
+    let mut at = nums.iter().copied();
+    let mut next = || at.next().unwrap_or(f64::NAN);
+    for _ in 0..n {
+        let start = integral(next());
+        let len = integral(next());
+        let kind = next();
+        let count = next();
+        let count = if count.is_finite() && count > 0.0 {
+            count as usize
+        } else {
+            0
+        };
+        let mut codes = Vec::with_capacity(count.min(64));
+        for _ in 0..count {
+            let (off, len) = (next(), next());
+            codes.push(input_str(bytes, off as usize, len as usize));
+        }
+        let st = match kind as u32 {
+            1 => Some(codes),
+            2 => Some(
+                codes
+                    .first()
+                    .map_or_else(Vec::new, |s| RawTextStyle::split_codes(s)),
+            ),
+            _ => None,
+        };
+        runs.push(RawTextStyle { start, len, st });
+    }
+    runs
+}
+
+/// Normalises `n_runs` client runs (N1–N6) over the first `text_len` input bytes: the
+/// canonical runs (and the diagnostics when asked) in the words. Always [`OK`].
+#[wasm_bindgen]
+pub fn normalize(text_len: u32, n_runs: u32, diagnostics: bool) -> u32 {
+    with_io(|io| {
+        let bytes = core::mem::take(&mut io.bytes);
+        let nums = core::mem::take(&mut io.nums);
+        let text = input_str(&bytes, 0, text_len as usize);
+        let raw = read_runs(&bytes, &nums, n_runs as usize);
+        let (runs, diags) = chatmark::normalize(text, &raw);
+        let Io { out, out16, .. } = io;
+        put_runs(out, &runs);
+        put_diagnostics(out, out16, diagnostics.then_some(diags.as_slice()));
+        drop(raw);
+        io.bytes = bytes;
+        io.nums = nums;
+        OK
+    })
+}
+
+/// Reads the message to render: text (the first `text_len` input bytes) and `n_runs` client
+/// runs, normalised (N1–N6) so that any input renders.
+fn formatted_input(io: &mut Io, text_len: u32, n_runs: u32) -> Formatted {
+    let text = input_str(&io.bytes, 0, text_len as usize);
+    let raw = read_runs(&io.bytes, &io.nums, n_runs as usize);
+    Formatted {
+        text: text.to_owned(),
+        text_styles: chatmark::normalize(text, &raw).0,
+    }
+}
+
+/// Renders a message (text and client runs, as [`normalize`] takes them) as an HTML fragment
+/// (W1): one string. Always [`OK`].
+#[wasm_bindgen]
+pub fn render_html(text_len: u32, n_runs: u32) -> u32 {
+    with_io(|io| {
+        let html = formatted_input(io, text_len, n_runs).to_html();
+        let Io { out, out16, .. } = io;
+        put_str(out, out16, &html);
+        OK
+    })
+}
+
+/// Renders a message as markdown (W2): the markdown, `lossless` (0 or 1), the number of
+/// unexpressed spans, then each as `(start, len, what, code or the empty string)`. Always
+/// [`OK`]. Only in the build with everything (the markdown-only entry has no `toMarkdown`).
+#[cfg(feature = "html")]
+#[wasm_bindgen]
+pub fn render_markdown(text_len: u32, n_runs: u32) -> u32 {
+    with_io(|io| {
+        let md = formatted_input(io, text_len, n_runs).to_markdown();
+        let Io { out, out16, .. } = io;
+        put_str(out, out16, &md.text);
+        out.push(u32::from(md.is_lossless()));
+        out.push(word(md.unexpressed.len()));
+        for u in &md.unexpressed {
+            out.extend([word(u.start), word(u.len)]);
+            put_str(out, out16, u.what.as_str());
+            put_str(out, out16, u.what.code().map_or("", StyleCode::as_str));
+        }
+        OK
+    })
+}
+
+/// A body field's tag as JS classifies the JSON value: 0 absent, 1 `null`, 2 of the wrong
+/// type, 3 a value.
+fn field<T>(tag: u32, value: impl FnOnce() -> T) -> Field<T> {
+    match tag {
+        0 => Field::Absent,
+        1 => Field::Null,
+        3 => Field::Value(value()),
+        _ => Field::Invalid,
+    }
+}
+
+/// A limit from JS: negative (or NaN) for the default, else the count (`0` lifts it).
+fn limit(v: f64, default: usize) -> usize {
+    if v >= 0.0 {
+        v as usize
+    } else {
+        default
+    }
+}
+
+/// Resolves a `sendMessage` body (R1–R8; R5 only when `check_chat_id`) whose fields JS has
+/// read from the JSON value: `chat_ok` whether `chat_id` is a non-empty string or an integer;
+/// `text` (tag, the first `text_len` input bytes), `parse_mode` (tag, the next `mode_len`
+/// bytes), `text_styles` (tag, `n_runs` runs as [`normalize`] reads them). The limits are
+/// negative for the defaults. [`OK`] with the result (as [`parse`] leaves it, "unchanged"
+/// meaning the input text), [`ERROR`] with the error, or [`UNSUPPORTED`].
+#[allow(clippy::too_many_arguments)]
 #[wasm_bindgen]
 pub fn resolve(
-    body_json: &str,
     check_chat_id: bool,
-    max_text_len: Option<u32>,
-    max_text_styles: Option<u32>,
+    chat_ok: bool,
+    text_tag: u32,
+    text_len: u32,
+    mode_tag: u32,
+    mode_len: u32,
+    styles_tag: u32,
+    n_runs: u32,
+    max_text_len: f64,
+    max_text_styles: f64,
     diagnostics: bool,
-) -> String {
-    let defaults = Limits::default();
-    let limits = Limits {
-        max_text_len: max_text_len.map_or(defaults.max_text_len, |n| n as usize),
-        max_text_styles: max_text_styles.map_or(defaults.max_text_styles, |n| n as usize),
-    };
-    resolve_with(body_json, &limits, check_chat_id, diagnostics)
+) -> u32 {
+    with_io(|io| {
+        let bytes = core::mem::take(&mut io.bytes);
+        let nums = core::mem::take(&mut io.nums);
+        let text = input_str(&bytes, 0, text_len as usize);
+        let mode = input_str(&bytes, text_len as usize, mode_len as usize);
+        let runs = field(styles_tag, || read_runs(&bytes, &nums, n_runs as usize));
+        let defaults = Limits::default();
+        let limits = Limits {
+            max_text_len: limit(max_text_len, defaults.max_text_len),
+            max_text_styles: limit(max_text_styles, defaults.max_text_styles),
+        };
+        let mut body = SendMessage {
+            chat_id: if chat_ok {
+                Field::Value(ChatId::Int(0))
+            } else {
+                Field::Absent
+            },
+            text: field(text_tag, || text),
+            parse_mode: field(mode_tag, || mode),
+            text_styles: runs,
+        };
+        let html = matches!(body.parse_mode, Field::Value(m) if m.eq_ignore_ascii_case("html"));
+        let unsupported = html && !cfg!(feature = "html");
+        if unsupported {
+            // refuse what comes first in R8's order, else the mode: resolve as plain text
+            body.parse_mode = Field::Absent;
+            body.text_styles = Field::Absent;
+        }
+        let result = if check_chat_id {
+            chatmark::resolve(&body, &limits)
+        } else {
+            chatmark::resolve_text(&body, &limits)
+        };
+        let status = match result {
+            Err(e) => put_error(io, &e),
+            Ok(_) if unsupported => UNSUPPORTED,
+            Ok(r) => {
+                put_formatted(
+                    io,
+                    text,
+                    &r.formatted,
+                    diagnostics.then_some(r.diagnostics.as_slice()),
+                );
+                OK
+            }
+        };
+        drop(body);
+        io.bytes = bytes;
+        io.nums = nums;
+        status
+    })
 }
 
-/// The JSONL conformance contract for one input line, exactly as `chatmark --jsonl`
-/// answers it: the body resolved without the `chat_id` check and with the default limits.
+/// The closed set of style codes in table order (spec 1.1), one string each, and the
+/// engine's version, for the wrapper's self-check.
 #[wasm_bindgen]
-pub fn resolve_jsonl(line: &str) -> String {
-    resolve_with(line, &Limits::default(), false, false)
+pub fn about() -> u32 {
+    with_io(|io| {
+        let Io { out, out16, .. } = io;
+        put_str(out, out16, env!("CARGO_PKG_VERSION"));
+        for c in StyleCode::ALL {
+            put_str(out, out16, c.as_str());
+        }
+        OK
+    })
 }
 
-fn resolve_with(
-    body_json: &str,
-    limits: &Limits,
-    check_chat_id: bool,
-    diagnostics: bool,
-) -> String {
-    let resolved = resolve_json(body_json, limits, check_chat_id);
-    match resolved {
-        Ok(r) => formatted_json(
-            &r.formatted,
-            diagnostics.then_some(r.diagnostics.as_slice()),
-        ),
-        Err(error) => error_json(&error),
-    }
-}
-
-/// Reads a message to render from JSON text: `text` (a string) and optional `text_styles`,
-/// normalised (N1–N6) so that any input renders.
-fn formatted_from_json(formatted_json: &str) -> Result<Formatted, ResolveError> {
-    Formatted::from_json(formatted_json, &Limits::default())
-}
-
-/// Renders a message `{"text","text_styles"?}` given as JSON text as an HTML fragment (W1):
-/// `{"html"}` or an error.
+/// Whether this build has HTML mode (the `chatmark` entry) or not (`chatmark/markdown`).
 #[wasm_bindgen]
-pub fn to_html(formatted_json: &str) -> String {
-    match formatted_from_json(formatted_json) {
-        Ok(f) => to_json(&Answer::Html(&f.to_html())),
-        Err(error) => error_json(&error),
-    }
-}
-
-/// Renders a message given as JSON text as markdown (W2): `{"markdown","lossless",
-/// "unexpressed":[{"start","len","what","code"?}]}` or an error.
-#[wasm_bindgen]
-pub fn to_markdown(formatted_json: &str) -> String {
-    match formatted_from_json(formatted_json) {
-        Ok(f) => to_json(&Answer::Markdown(&f.to_markdown())),
-        Err(error) => error_json(&error),
-    }
-}
-
-/// The closed set of style codes in table order (spec 1.1), as a JSON array.
-#[wasm_bindgen]
-pub fn style_codes() -> String {
-    let codes: Vec<&str> = StyleCode::ALL.iter().map(|c| c.as_str()).collect();
-    serde_json::to_string(&codes).unwrap_or_else(|_| "[]".to_owned())
-}
-
-/// The engine's version.
-#[wasm_bindgen]
-pub fn version() -> String {
-    env!("CARGO_PKG_VERSION").to_owned()
+pub fn has_html() -> bool {
+    cfg!(feature = "html")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn json(s: &str) -> serde_json::Value {
-        serde_json::from_str(s).unwrap()
+    /// Puts `text` (and more strings) in the input bytes and `nums` in the input numbers,
+    /// as the JS wrapper does through wasm memory.
+    fn input(bytes: &str, nums: &[f64]) -> u32 {
+        IO.with(|io| {
+            let mut io = io.borrow_mut();
+            io.bytes.clear();
+            io.bytes.extend_from_slice(bytes.as_bytes());
+            io.nums = nums.to_vec();
+        });
+        word(bytes.len())
+    }
+
+    /// The output words, and the UTF-16 output as a string.
+    fn output() -> (Vec<u32>, Vec<u16>) {
+        IO.with(|io| {
+            let io = io.borrow();
+            (io.out.clone(), io.out16.clone())
+        })
+    }
+
+    fn s(out16: &[u16], off: u32, len: u32) -> String {
+        String::from_utf16_lossy(&out16[off as usize..(off + len) as usize])
     }
 
     #[test]
-    fn parse_answers_the_wire_shape() {
-        let v = json(&parse("**a** b", "Markdown", false));
-        assert_eq!(
-            v,
-            json(r#"{"text":"a b","text_styles":[{"start":0,"len":1,"st":["b"]}]}"#)
-        );
-        let v = json(&parse("{red}x", "markdown", true));
-        assert_eq!(v["diagnostics"][0]["code"], "unclosed_tag");
-        let v = json(&parse("x", "rtf", false));
-        assert_eq!(v["error"]["code"], "invalid_parse_mode");
-        assert_eq!(v["error"]["field"], "parse_mode");
+    fn parse_leaves_text_and_packed_runs() {
+        let n = input("**a** é", &[]);
+        assert_eq!(parse(n, 1, false), OK);
+        let (out, out16) = output();
+        // text "a é" (3 units), one run (0, 1, bold = bit 0)
+        assert_eq!(out, [3, 1, 0, 1, 1]);
+        assert_eq!(s(&out16, 0, 3), "a é");
+        // unchanged text is not copied: the wrapper hands its input back
+        let n = input("no markup", &[]);
+        assert_eq!(parse(n, 1, false), OK);
+        assert_eq!(output().0, [u32::MAX, 0]);
     }
 
     #[test]
-    fn normalize_reads_arrays_and_comma_strings() {
-        let v = json(&normalize_styles(
-            "abcd",
-            r#"[{"start":0,"len":2,"st":"i, b"},{"start":1,"len":9,"st":["zz"]}]"#,
-            true,
-        ));
-        assert_eq!(
-            v["text_styles"],
-            json(r#"[{"start":0,"len":2,"st":["b","i"]}]"#)
-        );
-        assert_eq!(v["diagnostics"].as_array().unwrap().len(), 2);
-        assert_eq!(
-            json(&normalize_styles("a", "{}", false))["error"]["code"],
-            "invalid_text_styles"
-        );
-        assert_eq!(
-            json(&normalize_styles("a", "[", false))["error"]["code"],
-            "invalid_json"
-        );
+    fn diagnostics_are_strings_and_positions() {
+        let n = input("ab {red}x", &[]);
+        assert_eq!(parse(n, 1, true), OK);
+        let (out, out16) = output();
+        assert_eq!(&out[..3], [u32::MAX, 0, 1]);
+        assert_eq!(s(&out16, out[3], out[4]), "unclosed_tag");
+        assert_eq!(&out[5..7], [3, 5]);
+        assert!(s(&out16, out[7], out[8]).contains("never closed"));
     }
 
     #[test]
-    fn resolve_checks_chat_id_and_limits() {
-        let body = r#"{"text":"<b>hi</b>","parse_mode":"HTML"}"#;
-        assert_eq!(
-            json(&resolve(body, true, None, None, false))["error"]["code"],
-            "missing_chat_id"
-        );
-        assert!(json(&resolve(body, false, None, None, false))["text"].is_string());
-        let long = r#"{"text":"abcdef"}"#;
-        assert_eq!(
-            json(&resolve(long, false, Some(3), None, false))["error"]["code"],
-            "text_too_long"
-        );
-        assert_eq!(
-            json(&resolve(long, false, Some(0), None, false))["text"],
-            "abcdef"
-        );
+    fn html_mode_only_with_the_feature_h1() {
+        let n = input("<b>x</b>", &[]);
+        if cfg!(feature = "html") {
+            assert_eq!(parse(n, 2, false), OK);
+            assert_eq!(output().0, [1, 1, 0, 1, 1]);
+        } else {
+            assert_eq!(parse(n, 2, false), UNSUPPORTED);
+        }
     }
 
     #[test]
-    fn jsonl_matches_the_cli_contract() {
-        let v = json(&resolve_jsonl("not json"));
-        assert_eq!(v["error"]["code"], "invalid_json");
-        assert_eq!(v["error"]["field"], "body");
-        // L2: a lone surrogate escape reads as U+FFFD, one UTF-16 unit, so offsets hold
-        let v = json(&resolve_jsonl(
-            r#"{"text":"\ud800*a*","parse_mode":"markdown"}"#,
-        ));
-        assert_eq!(v["text"], "\u{FFFD}a");
-        assert_eq!(v["text_styles"][0]["start"], 1);
+    fn normalize_reads_numbers_lists_and_comma_strings_n1_n2() {
+        // "abcd" then the code strings "i, b" (bytes 4..8) and "zz" (8..10)
+        let nums = [
+            0.0,
+            2.0,
+            2.0,
+            1.0,
+            4.0,
+            4.0, // start 0, len 2, st "i, b"
+            1.0,
+            9.5,
+            1.0,
+            1.0,
+            8.0,
+            2.0, // len not integral: dropped
+            f64::NAN,
+            1.0,
+            0.0,
+            0.0, // no start, no st
+        ];
+        input("abcdi, bzz", &nums);
+        assert_eq!(normalize(4, 3, true), OK);
+        let (out, _) = output();
+        assert_eq!(&out[..4], [1, 0, 2, 0b11]);
+        assert_eq!(out[4], 2, "two runs dropped");
     }
 
     #[test]
-    fn renders_html_and_markdown_w1_w2() {
-        let f = r#"{"text":"a <b>","text_styles":[{"start":0,"len":1,"st":"b"}]}"#;
-        let html = json(&to_html(f));
-        assert!(html["html"].as_str().unwrap().contains("&lt;b&gt;"));
-        let md = json(&to_markdown(f));
-        assert_eq!(md["lossless"], true);
-        assert_eq!(md["unexpressed"], json("[]"));
-        let small = json(&to_markdown(
-            r#"{"text":"ab","text_styles":[{"start":1,"len":1,"st":["f_13"]}]}"#,
-        ));
-        assert_eq!(small["lossless"], false);
+    fn resolve_refuses_in_r8_order() {
+        let text = "x".repeat(5);
+        let n = input(&text, &[]);
         assert_eq!(
-            small["unexpressed"],
-            json(r#"[{"start":1,"len":1,"what":"code","code":"f_13"}]"#)
+            resolve(true, false, 3, n, 0, 0, 0, 0, -1.0, -1.0, false),
+            ERROR
         );
-        assert_eq!(json(&to_html("{}"))["error"]["code"], "missing_text");
-        assert_eq!(json(&to_markdown("["))["error"]["code"], "invalid_json");
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), "missing_chat_id");
+        assert_eq!(s(&out16, out[2], out[3]), "chat_id");
+        assert_eq!(
+            resolve(false, false, 3, n, 0, 0, 0, 0, 3.0, -1.0, false),
+            ERROR
+        );
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), "text_too_long");
+        assert_eq!(
+            resolve(false, false, 3, n, 0, 0, 0, 0, 0.0, -1.0, false),
+            OK
+        );
+        assert_eq!(output().0, [u32::MAX, 0]);
+        assert_eq!(
+            resolve(false, false, 1, 0, 0, 0, 0, 0, -1.0, -1.0, false),
+            ERROR
+        );
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), "missing_text");
     }
 
     #[test]
-    fn style_codes_and_version() {
-        let codes = json(&style_codes());
-        assert_eq!(codes.as_array().unwrap().len(), 20);
-        assert_eq!(codes[0], "b");
-        assert_eq!(version(), env!("CARGO_PKG_VERSION"));
+    fn resolve_reads_the_mode_after_the_text_r2() {
+        let n = input("<b>x</b>HTML", &[]);
+        let status = resolve(false, false, 3, n - 4, 3, 4, 0, 0, -1.0, -1.0, false);
+        if cfg!(feature = "html") {
+            assert_eq!(status, OK);
+            assert_eq!(output().0, [1, 1, 0, 1, 1]);
+        } else {
+            assert_eq!(status, UNSUPPORTED);
+        }
+        // text_empty comes before the mode, in either build
+        let n = input("html", &[]);
+        assert_eq!(
+            resolve(false, false, 3, 0, 3, n, 0, 0, -1.0, -1.0, false),
+            ERROR
+        );
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), "text_empty");
+    }
+
+    #[test]
+    fn renders_html_w1() {
+        let n = input("a <b>b", &[0.0, 1.0, 1.0, 1.0, 5.0, 1.0]);
+        assert_eq!(render_html(n - 1, 1), OK);
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), "<b>a</b> &lt;b&gt;");
+    }
+
+    #[cfg(feature = "html")]
+    #[test]
+    fn renders_markdown_w2() {
+        let n = input("abf_13", &[1.0, 1.0, 1.0, 1.0, 2.0, 4.0]);
+        assert_eq!(render_markdown(n - 4, 1), OK);
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), "ab");
+        assert_eq!(&out[2..6], [0, 1, 1, 1]);
+        assert_eq!(s(&out16, out[6], out[7]), "code");
+        assert_eq!(s(&out16, out[8], out[9]), "f_13");
+    }
+
+    #[test]
+    fn about_says_version_and_codes() {
+        assert_eq!(about(), OK);
+        let (out, out16) = output();
+        assert_eq!(s(&out16, out[0], out[1]), env!("CARGO_PKG_VERSION"));
+        assert_eq!(out.len(), 2 * 21);
+        assert_eq!(s(&out16, out[2], out[3]), "b");
+        assert_eq!(has_html(), cfg!(feature = "html"));
     }
 }

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as chatmark from 'chatmark';
-import * as raw from '../pkg/chatmark_wasm.js';
+import { about } from '../js/api.js';
+import * as markdown from 'chatmark/markdown';
 import {
   ChatmarkError, STYLE_CODES, normalizeStyles, parse, parseHtml, parseMarkdown,
   resolveJsonl, resolveSendMessage, toHtml, toMarkdown, version,
@@ -97,9 +98,15 @@ test('refusals throw ChatmarkError with code, field and message', () => {
   assert.throws(() => parse('x', 'rtf'), { name: 'ChatmarkError', code: 'invalid_parse_mode' });
   assert.throws(() => parse(5, 'markdown'), { code: 'invalid_text' });
   assert.throws(() => resolveSendMessage(null), { code: 'missing_chat_id' });
-  const cyclic = { chat_id: 1 };
+  // only the fields the engine reads are written: a cycle elsewhere does not matter, a
+  // value that cannot be written is invalid_json
+  const cyclic = { chat_id: 1, text: 'x' };
   cyclic.self = cyclic;
-  assert.throws(() => resolveSendMessage(cyclic), { code: 'invalid_json' });
+  assert.equal(resolveSendMessage(cyclic).text, 'x');
+  const bad = { toJSON() { throw new Error('no'); } };
+  assert.throws(() => resolveSendMessage({ chat_id: 1, text: bad }), { code: 'invalid_json', field: 'body' });
+  assert.throws(() => normalizeStyles('x', [bad]), { code: 'invalid_json', field: 'text_styles' });
+  assert.throws(() => toHtml(bad), { code: 'invalid_json', field: 'formatted' });
   assert.deepEqual(resolveSendMessage({ chat_id: 12345678901234567890n, text: 'x' }).text, 'x');
 });
 
@@ -128,13 +135,26 @@ test('resolveJsonl speaks the CLI contract and never throws', () => {
   assert.equal(JSON.parse(resolveJsonl('nope')).error.code, 'invalid_json');
   assert.equal(JSON.parse(resolveJsonl('')).error.code, 'invalid_json');
   assert.equal(JSON.parse(resolveJsonl('{"text":"x","chat_id":null}')).text, 'x');
+  // as the native reader: 128 levels of nesting and numbers beyond a double are not JSON
+  const nest = (n) => `{"text":"x","a":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`;
+  assert.equal(JSON.parse(resolveJsonl(nest(127))).text, 'x');
+  assert.equal(JSON.parse(resolveJsonl(nest(128))).error.code, 'invalid_json');
+  assert.equal(JSON.parse(resolveJsonl(`{"text":"${'['.repeat(300)}"}`)).text, '['.repeat(300));
+  for (const n of ['1e400', '-1e309', '1.8e308']) {
+    assert.equal(JSON.parse(resolveJsonl(`{"text":"x","a":${n}}`)).error.code, 'invalid_json', n);
+  }
+  for (const n of ['1e308', '1e-400', '123456789012345678901234567890']) {
+    assert.equal(JSON.parse(resolveJsonl(`{"text":"x","a":${n}}`)).text, 'x', n);
+  }
 });
 
 test('STYLE_CODES and version agree with the engine and the package', () => {
-  assert.deepEqual([...STYLE_CODES], JSON.parse(raw.style_codes()));
+  const engine = about();
+  assert.deepEqual([...STYLE_CODES], engine.codes);
   assert.equal(STYLE_CODES.length, 20);
   assert.ok(Object.isFrozen(STYLE_CODES));
-  assert.equal(version, raw.version());
+  assert.equal(version, engine.version);
+  assert.equal(engine.html, true);
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url)));
   assert.equal(version, pkg.version);
 });
@@ -145,7 +165,7 @@ test('every entry answers the same', async () => {
   await browser.default();
   await inline.init();
   const body = { chat_id: 1, text: '- **a** {red}b{/red}', parse_mode: 'markdown' };
-  for (const m of [chatmark, inline, browser]) {
+  for (const m of [chatmark, inline, browser, markdown]) {
     assert.deepEqual(m.resolveSendMessage(body), chatmark.resolveSendMessage(body));
   }
 });
@@ -171,4 +191,64 @@ test('toMarkdown reports losslessness (W2)', () => {
   assert.deepEqual(lossy.unexpressed, [{ start: 0, len: 2, what: 'code', code: 'f_13' }]);
   assert.throws(() => toHtml({ text_styles: [] }), { name: 'ChatmarkError', code: 'missing_text' });
   assert.throws(() => toMarkdown(null), { code: 'missing_text' });
+});
+
+test('chatmark/markdown: markdown and plain as chatmark, HTML refused', () => {
+  const engine = markdown.about();
+  assert.equal(engine.html, false);
+  assert.deepEqual(engine.codes, [...STYLE_CODES]);
+  assert.equal(markdown.ChatmarkError, ChatmarkError);
+  for (const text of ['Hello **world**', '- a\n- {red}b{/red}', '\ud800 *x*', 'plain']) {
+    assert.deepEqual(markdown.parseMarkdown(text), parseMarkdown(text));
+    assert.deepEqual(markdown.parse(text, 'PLAIN'), parse(text, 'plain'));
+    const f = parseMarkdown(text);
+    assert.equal(markdown.toHtml(f), toHtml(f));
+    const body = { chat_id: 1, text, parse_mode: 'markdown' };
+    assert.deepEqual(markdown.resolveSendMessage(body, { diagnostics: true }), resolveSendMessage(body, { diagnostics: true }));
+  }
+  const styles = [{ start: 0, len: 9, st: 'b, zz' }];
+  assert.deepEqual(markdown.normalizeStyles('abc', styles, { diagnostics: true }), normalizeStyles('abc', styles, { diagnostics: true }));
+  assert.equal('parseHtml' in markdown, false);
+  assert.equal('toMarkdown' in markdown, false);
+  const unsupported = { name: 'ChatmarkError', code: 'unsupported_parse_mode', field: 'parse_mode' };
+  assert.throws(() => markdown.parse('<b>x</b>', 'HTML'), unsupported);
+  assert.throws(() => markdown.resolveSendMessage({ chat_id: 1, text: '<b>x</b>', parse_mode: 'Html' }), unsupported);
+  // R8's order: what comes before the mode is still refused first
+  assert.throws(() => markdown.resolveSendMessage({ text: 'x', parse_mode: 'html' }), { code: 'missing_chat_id' });
+  assert.throws(() => markdown.resolveSendMessage({ chat_id: 1, text: '', parse_mode: 'html' }), { code: 'text_empty' });
+  assert.throws(() => markdown.parse('x', 'rtf'), { code: 'invalid_parse_mode' });
+});
+
+test('the boundary: long, non-ASCII and unchanged texts, buffers reused and grown', () => {
+  const long = '**é😀** '.repeat(20000);
+  const f = parseMarkdown(long);
+  assert.equal(f.text, 'é😀 '.repeat(20000));
+  assert.equal(f.text_styles.length, 20000);
+  assert.deepEqual(f.text_styles[19999], { start: 4 * 19999, len: 3, st: ['b'] });
+  // the engine answers "unchanged" and the wrapper hands the input back, made well-formed
+  const plain = 'no markup here';
+  assert.equal(parseMarkdown(plain).text, plain);
+  assert.equal(parse('a\udc00b', 'plain').text, 'a\ufffdb');
+  assert.deepEqual(parseMarkdown('**a**'), { text: 'a', text_styles: [{ start: 0, len: 1, st: ['b'] }] });
+  // results own their arrays: changing one does not change the next
+  parseMarkdown('**a**').text_styles[0].st.push('i');
+  assert.deepEqual(parseMarkdown('**a**').text_styles[0].st, ['b']);
+  // a long rendering comes back whole
+  const html = toHtml({ text: 'x'.repeat(100000), text_styles: [{ start: 0, len: 100000, st: ['b'] }] });
+  assert.equal(html.length > 100000, true);
+  assert.equal(parseHtml(html).text.length, 100000);
+});
+
+test('resolveSendMessage reads values as JSON would write them', () => {
+  const date = new Date(0);
+  assert.equal(resolveSendMessage({ chat_id: 1, text: date }).text, date.toJSON());
+  assert.deepEqual(
+    resolveSendMessage({ chat_id: 1n, text: 'abc', text_styles: [{ start: 0n, len: 2.0, st: new String('b') }] }).text_styles,
+    [{ start: 0, len: 2, st: ['b'] }],
+  );
+  // NaN writes as null: no chat_id; undefined writes as nothing: no text
+  assert.throws(() => resolveSendMessage({ chat_id: NaN, text: 'x' }), { code: 'missing_chat_id' });
+  assert.throws(() => resolveSendMessage({ chat_id: 1, text: undefined }), { code: 'missing_text' });
+  assert.throws(() => resolveSendMessage({ chat_id: 1.5, text: 'x' }), { code: 'missing_chat_id' });
+  assert.throws(() => resolveSendMessage(Object.create({ chat_id: 1, text: 'x' })), { code: 'missing_chat_id' });
 });

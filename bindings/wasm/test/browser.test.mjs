@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHROMIUM, judge, launchChromium, repoRoot, serve, vectorFiles } from './helpers.mjs';
+import { CHROMIUM, forMarkdownEntry, judge, launchChromium, repoRoot, serve, vectorFiles } from './helpers.mjs';
 
 const vectors = vectorFiles().flatMap((f) => f.vectors);
 const skip = !existsSync(CHROMIUM) && `no ${CHROMIUM} (apt-get install chromium)`;
@@ -51,16 +51,17 @@ function runVectors(entry) {
   };
 }
 
-for (const [name, entry, initialisedAtImport] of [
-  ['default (browser) entry', '/js/browser.js', false],
-  ['inline entry', '/pkg/inline.js', true],
+for (const [name, entry, initialisedAtImport, expect] of [
+  ['default (browser) entry', '/js/browser.js', false, (v) => v],
+  ['inline entry', '/pkg/inline.js', true, (v) => v],
+  ['chatmark/markdown browser entry', '/js/markdown-browser.js', false, forMarkdownEntry],
 ]) {
   test(`${vectors.length} vectors through the ${name} in Chromium`, { skip }, async () => {
     const { p, errors } = await page();
     const out = await p.evaluate(runVectors(entry), { entry, inputs: vectors.map((v) => v.input) });
     assert.equal(out.notInitialized, initialisedAtImport ? null : 'not_initialized');
     assert.equal(out.version, '0.1.0');
-    const misses = vectors.map((v, k) => judge(v, out.results[k])).filter(Boolean);
+    const misses = vectors.map((v, k) => judge(expect(v), out.results[k])).filter(Boolean);
     assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
     const refused = out.results.filter((r) => r.error);
     assert.ok(refused.length > 0 && refused.every((r) => r.error.isChatmarkError));

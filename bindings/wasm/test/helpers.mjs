@@ -40,6 +40,21 @@ export function judge(v, got) {
   return `${v.id}: input ${JSON.stringify(v.input).slice(0, 200)}\n  want ${JSON.stringify(want).slice(0, 200)}\n  got  ${JSON.stringify(got).slice(0, 200)}`;
 }
 
+/** What R8 checks before `parse_mode`: refused alike by `chatmark/markdown`. */
+const BEFORE_MODE = new Set(['missing_chat_id', 'missing_text', 'invalid_text', 'text_empty', 'text_too_long']);
+
+/**
+ * A vector as `chatmark/markdown` must answer it: the same, except that an HTML body which
+ * passes the checks before the mode answers `unsupported_parse_mode`.
+ */
+export function forMarkdownEntry(v) {
+  const input = v.input;
+  const mode = input !== null && typeof input === 'object' ? input.parse_mode : undefined;
+  if (typeof mode !== 'string' || mode.replace(/[A-Z]+/g, (m) => m.toLowerCase()) !== 'html') return v;
+  if ('expect_error' in v && BEFORE_MODE.has(v.expect_error)) return v;
+  return { id: v.id, input, expect_error: 'unsupported_parse_mode' };
+}
+
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -81,6 +81,8 @@ impl FormattedBuilder {
         self.runs.advance(utf16_len(s), set);
     }
 
+    // used by HTML mode only
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Appends one character styled with `set`.
     #[inline]
     pub(crate) fn push_char(&mut self, c: char, set: StyleSet) {
@@ -88,6 +90,8 @@ impl FormattedBuilder {
         self.runs.advance(c.len_utf16(), set);
     }
 
+    // used by HTML mode only
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// The text emitted so far.
     pub(crate) fn text(&self) -> &str {
         &self.text

@@ -20,6 +20,7 @@
 )]
 
 mod builder;
+#[cfg(feature = "html")]
 pub mod html;
 #[cfg(feature = "serde")]
 mod json;
@@ -32,6 +33,7 @@ mod style;
 mod utf16;
 mod vocab;
 
+#[cfg(feature = "html")]
 pub use html::parse_html;
 #[cfg(feature = "serde")]
 pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, Answer};

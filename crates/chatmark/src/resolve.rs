@@ -112,7 +112,18 @@ pub fn parse_with_diagnostics(input: &str, mode: ParseMode) -> (Formatted, Vec<D
             Vec::new(),
         ),
         ParseMode::Markdown => crate::parse_markdown_with_diagnostics(input),
+        #[cfg(feature = "html")]
         ParseMode::Html => crate::html::parse_html_with(input, crate::html::Backend::default()),
+        // without HTML mode (feature `html` off) the text reads as plain; front ends built so
+        // refuse HTML bodies first
+        #[cfg(not(feature = "html"))]
+        ParseMode::Html => (
+            Formatted {
+                text: input.to_owned(),
+                text_styles: Vec::new(),
+            },
+            Vec::new(),
+        ),
     }
 }
 

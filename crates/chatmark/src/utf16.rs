@@ -89,6 +89,8 @@ impl Span {
 pub(crate) struct Note<M> {
     pub span: Span,
     pub code: DiagnosticCode,
+    // only HTML mode's notes carry a detail
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub detail: M,
 }
 

@@ -1,0 +1,38 @@
+// The size budgets of the package's wasm files (issue 14), checked after every build: prints
+// each file's raw and gzip -9 sizes and fails when one is over its budget. Sizes are
+// deterministic for the pinned toolchain (Rust, wasm-bindgen 0.2.130, binaryen 132).
+//   node scripts/size-check.mjs [--print]      (--print: report only, never fail; npm run build)
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { constants, gzipSync } from 'node:zlib';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', 'pkg');
+const BUDGETS = [
+  ['chatmark_bg.wasm', 'chatmark', 65536],
+  ['chatmark_markdown_bg.wasm', 'chatmark/markdown', 32768],
+];
+
+/** The size of `gzip -9c` of the bytes; zlib at level 9 where there is no gzip binary. */
+function gzip9(bytes) {
+  const r = spawnSync('gzip', ['-9c'], { input: bytes, maxBuffer: 1 << 26 });
+  if (r.status === 0) return r.stdout.length;
+  return gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
+}
+
+let over = 0;
+for (const [file, entry, budget] of BUDGETS) {
+  const bytes = readFileSync(join(pkg, file));
+  const gz = gzip9(bytes);
+  const ok = gz <= budget;
+  if (!ok) over++;
+  console.log(
+    `${ok ? 'ok  ' : 'OVER'} ${entry.padEnd(18)} ${file.padEnd(26)} ${String(bytes.length).padStart(7)} bytes, ` +
+      `${String(gz).padStart(6)} gzip -9 (budget ${budget}${ok ? '' : `, ${gz - budget} over`})`,
+  );
+}
+if (over && !process.argv.includes('--print')) {
+  console.error(`size check: ${over} wasm file(s) over budget`);
+  process.exit(1);
+}
