@@ -1,14 +1,15 @@
 // <chatmark-composer> (chatmark/composer) driven in headless Chromium (Debian's, through
 // playwright-core, served from 127.0.0.1): typing, shortcuts with UTF-16 offsets, every toolbar
-// button, keyboard-only use, paste cleaning, the counter at the limit, mode switching, `send`.
-// Plus the size budget and the types.
+// button, keyboard-only use, paste cleaning, the counter at the limit, mode switching, `send`,
+// and the chat demo (photographed: target/composer-demo.png; with CHATMARK_SCREENSHOT=1 also
+// demo/screenshot.png, the picture the README shows). Plus the size budget and the types.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { CHROMIUM, launchChromium, pkgRoot, serve } from './helpers.mjs';
+import { CHROMIUM, launchChromium, pkgRoot, repoRoot, serve } from './helpers.mjs';
 
 const skip = !existsSync(CHROMIUM) && `no ${CHROMIUM} (apt-get install chromium)`;
 const BUDGET = 6 * 1024; // gzip -9 bytes of JS the composer entry adds (issue 15)
@@ -367,5 +368,34 @@ test('import defines the element once, and leaves one already defined alone', { 
     return { kept: customElements.get('chatmark-composer') === Mine, exported: typeof m.ChatmarkComposer };
   });
   assert.deepEqual(out, { kept: true, exported: 'function' });
+  await p.close();
+});
+
+test('the chat demo: a ready draft, bubbles rendered with toHtml, the request body', { skip }, async () => {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await p.goto(`${server.origin}/demo/index.html`);
+  await p.waitForSelector('html[data-ready=true]');
+  const draft = await p.evaluate(() => document.querySelector('chatmark-composer').value);
+  assert.equal(draft.text, 'Shopping\nmilk and eggs\nbread, jam honey\nthe big jar');
+  assert.ok(draft.text_styles.length >= 6);
+  assert.equal(await p.locator('.bubble').count(), 3);
+  const seeded = JSON.parse(await p.locator('#body').textContent());
+  assert.deepEqual(seeded.text_styles, [{ start: 6, len: 9, st: ['b'] }]);
+  mkdirSync(join(repoRoot, 'target'), { recursive: true });
+  const shot = join(repoRoot, 'target', 'composer-demo.png');
+  await p.screenshot({ path: shot });
+  if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot.png'));
+  await p.getByRole('button', { name: 'Send', exact: true }).click();
+  assert.equal(await p.locator('.bubble').count(), 4);
+  const last = p.locator('.bubble.me').last();
+  assert.equal(await last.locator('b').filter({ hasText: /^milk$/ }).count(), 1);
+  assert.equal(await last.locator('li').count(), 3);
+  assert.equal(await last.getByText('eggs', { exact: true }).evaluate((e) => getComputedStyle(e).color), 'rgb(219, 52, 46)');
+  assert.deepEqual(JSON.parse(await p.locator('#body').textContent()), { chat_id: 1, ...draft });
+  assert.equal((await p.evaluate(() => document.querySelector('chatmark-composer').value)).text, '');
+  assert.deepEqual(errors, []);
   await p.close();
 });
