@@ -38,7 +38,7 @@ export declare class ChatmarkComposer extends HTMLElement {
   static engine: ComposerEngine;
   /** This element's engine, when set before it is connected. */
   engine?: ComposerEngine;
-  /** Resolves once the engine is initialised and the content shown. */
+  /** Resolves once the engine is initialised, the stylesheet loaded and the content shown. */
   readonly ready: Promise<void>;
   /** The message, canonical: exactly what would be sent. Setting it renders it (`toHtml`). */
   value: Formatted;

@@ -38,7 +38,7 @@ export class ChatmarkComposer extends HTMLElement {
     const tb = $('[role=toolbar]');
     [this._ed, this._ta, this._pv, this._ct, this._nt] = ['.ed', '.md', '.pv', '.ct', '.nt'].map($);
     this._btn = [...r.querySelectorAll('[data-k]')];
-    $('link').onload = $('link').onerror = () => $('.box').style.visibility = '';
+    this._css = new Promise((ok) => ($('link').onload = $('link').onerror = ok)).then(() => ($('.box').style.visibility = ''));
     this._btn[0].tabIndex = 0;
     this._v = { text: '', text_styles: [] }; this._md = false;
     on(this._ed, 'beforeinput', this._before);
@@ -60,6 +60,7 @@ export class ChatmarkComposer extends HTMLElement {
     return (this._ready ??= (async () => {
       const e = this.engine || ChatmarkComposer.engine, init = e.init || e.default;
       if (init) await init();
+      await this._css;
       this._e = e;
       this._ed.contentEditable = 'true';
       this._set(this._v);

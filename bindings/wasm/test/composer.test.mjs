@@ -423,6 +423,24 @@ test('import defines the element once, and leaves one already defined alone', { 
   await p.close();
 });
 
+test('another engine (chatmark/inline) can be given; theming by --cm-* properties', { skip }, async () => {
+  const p = await browser.context.newPage();
+  await p.goto(`${server.origin}/test/page.html`);
+  const out = await p.evaluate(async () => {
+    const { ChatmarkComposer } = await import('/js/composer.js');
+    ChatmarkComposer.engine = await import('/pkg/inline.js');
+    const c = document.createElement('chatmark-composer');
+    c.style.setProperty('--cm-accent', 'rgb(1, 2, 3)');
+    c.value = { text: 'x y', text_styles: [{ start: 2, len: 1, st: ['s'] }] }; // before it is ready
+    document.body.append(c);
+    await c.ready;
+    const send = c.shadowRoot.querySelector('[part=send]');
+    return { value: c.value, html: c.shadowRoot.querySelector('[role=textbox]').innerHTML, accent: getComputedStyle(send).backgroundColor };
+  });
+  assert.deepEqual(out, { value: { text: 'x y', text_styles: [{ start: 2, len: 1, st: ['s'] }] }, html: 'x <s>y</s>', accent: 'rgb(1, 2, 3)' });
+  await p.close();
+});
+
 test('the chat demo: a ready draft, bubbles rendered with toHtml, the request body', { skip }, async () => {
   const p = await browser.context.newPage();
   const errors = [];
