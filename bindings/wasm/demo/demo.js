@@ -6,13 +6,10 @@ import '../js/composer.js';
 const $ = (id) => document.getElementById(id);
 const composer = $('composer');
 
-function time(minutesAgo) {
-  const d = new Date(Date.now() - minutesAgo * 60000);
-  return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-}
+const now = () => new Date().toTimeString().slice(0, 5);
 
 /** Adds a bubble (`who`: 'me' or 'them') rendered with toHtml, and shows its request body. */
-function bubble(message, who, minutesAgo = 0) {
+function bubble(message, who, time = now()) {
   const li = document.createElement('li');
   li.className = `bubble ${who}`;
   const text = document.createElement('div');
@@ -20,7 +17,7 @@ function bubble(message, who, minutesAgo = 0) {
   text.innerHTML = toHtml(message); // W1: user text is escaped, styles are fixed strings
   const meta = document.createElement('span');
   meta.className = 'meta';
-  meta.textContent = time(minutesAgo) + (who === 'me' ? ' ✓✓' : '');
+  meta.textContent = time + (who === 'me' ? ' ✓✓' : '');
   li.append(text, meta);
   $('thread').append(li);
   li.scrollIntoView({ block: 'end' });
@@ -35,9 +32,9 @@ function bubble(message, who, minutesAgo = 0) {
 await init();
 await composer.ready;
 
-bubble(parseMarkdown('Hi! Can you pick up a few things for **Saturday**? 🎉'), 'them', 6);
-bubble(parseMarkdown('Sure, **on my way** 🚗 what do we need?'), 'me', 5);
-bubble(parseMarkdown('I’ll write the list, {red}don’t forget the cake{/red}!'), 'them', 4);
+bubble(parseMarkdown('Hi! Can you pick up a few things for **Saturday**? 🎉'), 'them', '09:38');
+bubble(parseMarkdown('Sure, **on my way** 🚗 what do we need?'), 'me', '09:39');
+bubble(parseMarkdown('I’ll write the list, {red}don’t forget the cake{/red}!'), 'them', '09:41');
 
 // the draft is pre-filled: the first view is a message ready to send, never an error
 composer.value = parseMarkdown(
