@@ -6,6 +6,7 @@ const CODES = browser.STYLE_CODES, bit = (c) => 1 << CODES.indexOf(c);
 const LIST = 0x6000, INDENT = 0xf8000, LINE = LIST | INDENT;
 const family = (b) => [0xf0, 0x1f00, LIST, INDENT].find((f) => f & b) || b;
 const esc = (s) => s.replace(/[&<>"\t\n\r\f ]/g, (c) => `&#${c.charCodeAt(0)};`);
+const DROP = 'script,style,template,noscript,title,textarea,iframe';
 const idx = (n) => [...n.parentNode.childNodes].indexOf(n);
 const masks = (v) => {
   const m = Array(v.text.length).fill(0);
@@ -13,8 +14,8 @@ const masks = (v) => {
   return m;
 };
 const TOOLS = [
-  ['b', '<b>B</b>', 'Bold', 'B'], ['i', '<i>I</i>', 'Italic', 'I'], ['u', '<u>U</u>', 'Underline', 'U'],
-  ['s', '<s>S</s>', 'Strikethrough', 'Shift+X'], 0, ['c_db342e', 'Red'], ['c_f27806', 'Orange'],
+  ['b', 'B', 'Bold', 'B'], ['i', 'I', 'Italic', 'I'], ['u', 'U', 'Underline', 'U'],
+  ['s', 'S', 'Strikethrough', 'Shift+X'], 0, ['c_db342e', 'Red'], ['c_f27806', 'Orange'],
   ['c_f7b503', 'Yellow'], ['c_15a85f', 'Green'], 0, ['f_18', 'A<sup>+</sup>', 'Big'],
   ['f_13', 'a<sub>−</sub>', 'Small'], 0, ['lst_1', '•≡', 'Bulleted list'],
   ['lst_2', '1≡', 'Numbered list'], ['out', '⇤', 'Outdent'], ['in', '⇥', 'Indent'], 0,
@@ -32,7 +33,7 @@ export class ChatmarkComposer extends HTMLElement {
     let bar = '';
     for (const t of TOOLS) {
       const [k, icon, label = icon, key] = t || [];
-      bar += t ? `<button data-k="${k}" aria-label="${label}" title="${label}${key ? ` (Ctrl+${key})` : ''}"${/^(in|out)$/.test(k) ? '' : ' aria-pressed="false"'} tabindex="-1">${k[0] === 'c' ? `<i style="background:#${k.slice(2)}"></i>` : icon}</button>` : '<hr>';
+      bar += t ? `<button data-k="${k}" aria-label="${label}" title="${label}${key ? ` (Ctrl+${key})` : ''}"${/^(in|out)$/.test(k) ? '' : ' aria-pressed="false"'} tabindex="-1">${k[0] === 'c' ? `<i style="background:#${k.slice(2)}"></i>` : k[1] ? icon : `<${k}>${icon}</${k}>`}</button>` : '<hr>';
     }
     r.innerHTML = `<link rel="stylesheet" href="${new URL('composer.css', import.meta.url)}"><div class="box" part="box" style="visibility:hidden"><div role="toolbar" aria-label="Formatting" part="toolbar">${bar}</div><div class="ed" part="editor" role="textbox" aria-multiline="true" aria-label="Message" aria-describedby="ct" spellcheck="true"></div><textarea class="md" part="source" aria-label="Message, markdown source" aria-describedby="ct" hidden></textarea><div class="pv" part="preview" aria-label="Preview" hidden></div><div class="ft" part="footer"><span class="nt" role="status"></span><span class="ct" id="ct"></span><button class="sd" part="send">Send</button></div></div>`;
     const tb = $('[role=toolbar]');
@@ -41,12 +42,13 @@ export class ChatmarkComposer extends HTMLElement {
     this._css = new Promise((ok) => ($('link').onload = $('link').onerror = ok)).then(() => ($('.box').style.visibility = ''));
     this._btn[0].tabIndex = 0;
     this._v = { text: '', text_styles: [] }; this._md = false;
-    on(this._ed, 'beforeinput', this._before);
-    on(this._ed, 'input', (e) => { e.stopPropagation(); if (!e.isComposing) this._readDom(); });
-    on(this._ed, 'compositionend', this._readDom);
-    on(this._ed, 'paste', (e) => { e.preventDefault(); this._sync(); this._paste(e.clipboardData, ...this._sel); });
-    on(this._ed, 'mousedown', () => (this._ptr = 1));
-    on(this._ed, 'focus', () => { if (!this._ptr) this._select(); this._ptr = 0; }); // by keyboard: as it was
+    const ed = this._ed;
+    on(ed, 'beforeinput', this._before);
+    on(ed, 'input', (e) => { e.stopPropagation(); if (!e.isComposing) this._readDom(); });
+    on(ed, 'compositionend', this._readDom);
+    on(ed, 'paste', (e) => { e.preventDefault(); this._sync(); this._paste(e.clipboardData, ...this._sel); });
+    on(ed, 'mousedown', () => (this._ptr = 1));
+    on(ed, 'focus', () => { if (!this._ptr) this._select(); this._ptr = 0; }); // by keyboard: as it was
     on(this._ta, 'input', (e) => { e.stopPropagation(); this._v = this._e.parseMarkdown(this._ta.value); this._nt.textContent = ''; this._show(1); });
     on(r, 'keydown', this._key);
     on(tb, 'mousedown', (e) => e.preventDefault());
@@ -58,8 +60,8 @@ export class ChatmarkComposer extends HTMLElement {
 
   get ready() {
     return (this._ready ??= (async () => {
-      const e = this.engine || ChatmarkComposer.engine, init = e.init || e.default;
-      if (init) await init();
+      const e = this.engine || ChatmarkComposer.engine;
+      await (e.init || e.default)?.();
       await this._css;
       this._e = e;
       this._ed.contentEditable = 'true';
@@ -101,10 +103,10 @@ export class ChatmarkComposer extends HTMLElement {
   set value(v) { if (this._e) this._set(v); else this._v = v; }
 
   _set(v) {
-    const e = this._e, n = (this._v = e.parseHtml(e.toHtml(v))).text.length;
-    if (this._md) this._ta.value = e.toMarkdown(this._v).markdown;
+    const e = this._e, n = (v = e.parseHtml(e.toHtml(v))).text.length;
     this._sel = [n, n]; this._undo = []; this._redo = []; this._pend = null;
-    this._load(this._v, 1);
+    this._load(v, 1);
+    if (this._md) this._ta.value = e.toMarkdown(v).markdown;
   }
 
   setSelectionRange(start, end = start) {
@@ -169,11 +171,11 @@ export class ChatmarkComposer extends HTMLElement {
     if (fire) this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   }
 
-  // What text typed at [s, e) takes: pending codes, else the unit before on its line, or after
+  // typing at [s, e) takes: pending codes, the unit's before on its line, after, or the \n's
   _maskAt(s, e = s) {
     const p = this._pend, t = this._t;
     if (p && p.at === s && s === e) return p.mask;
-    return s > 0 && t[s - 1] !== '\n' ? this._m[s - 1] : e < t.length && t[e] !== '\n' ? this._m[e] : 0;
+    return s && t[s - 1] !== '\n' ? this._m[s - 1] : e < t.length && t[e] !== '\n' ? this._m[e] : s && this._m[s - 1];
   }
 
   _mask(s, e) {
@@ -213,7 +215,8 @@ export class ChatmarkComposer extends HTMLElement {
     this._sync();
     const type = ev.inputType, [s, e] = this._sel, t = this._t, r = ev.getTargetRanges()[0];
     const target = r ? this._offs(r) : [s, e];
-    if (ev.isComposing || /^(insertComposition|deleteByCut)/.test(type)) return; // read back after
+    // the rest (IME, cut, menus) the browser does: read back after
+    if (ev.isComposing || !/^(history|insert(Text|ReplacementText|Paragraph|LineBreak|FromDrop)$|delete(?!ByCut))/.test(type)) return;
     ev.preventDefault();
     if (type.startsWith('history')) this._history(type === 'historyRedo');
     else if (type === 'insertText') this._edit(s, e, ev.data, 0, /\s/.test(ev.data) ? 0 : 'type');
@@ -234,7 +237,7 @@ export class ChatmarkComposer extends HTMLElement {
     const html = data.getData('text/html');
     if (!html) return this._edit(s, e, data.getData('text/plain').replace(/\r\n?/g, '\n'));
     const doc = new DOMParser().parseFromString(html, 'text/html'); // inert
-    for (const n of doc.querySelectorAll('script,style,template,noscript,title,textarea,iframe')) n.remove();
+    for (const n of doc.querySelectorAll(DROP)) n.remove();
     const v = this._e.parseHtml(doc.body.innerHTML);
     this._edit(s, e, v.text, masks(v));
   }
@@ -291,7 +294,7 @@ export class ChatmarkComposer extends HTMLElement {
       const n = Math.max(0, Math.min(5, (c ? +c[4] : 0) + (k === 'in' ? 1 : -1)));
       return (m & ~INDENT) | (n && bit(`ind_${n}`));
     };
-    if (a === z) { // an empty line: pending
+    if (a === z) {
       this._pend = { at: s, mask: next(this._maskAt(s)) };
       return this._state();
     }
@@ -347,14 +350,13 @@ export class ChatmarkComposer extends HTMLElement {
 
   _select() { this._selection().setBaseAndExtent(...this._point(this._sel[0]), ...this._point(this._sel[1])); }
 
-  // After an edit the browser made: serialise (whitespace as references, kept by H6), parse.
+  // the browser's edits: serialise (whitespace as references: H6 keeps it), parseHtml
   _readDom() {
-    if (this._md) return;
     const ser = (node) => {
       let out = '';
       for (const c of node.childNodes) {
         if (c.nodeType === 3) out += esc(c.data);
-        else if (c.nodeType === 1 && c.className !== 'x') {
+        else if (c.nodeType === 1 && c.className !== 'x' && !c.matches(DROP)) {
           const tag = c.localName, st = c.getAttribute('style');
           out += `<${tag}${st ? ` style="${esc(st)}"` : ''}>${tag === 'br' ? '' : `${ser(c)}</${tag}>`}`;
         }

@@ -103,6 +103,19 @@ test('typing, Enter and Backspace give the plain message', { skip }, async () =>
   await c.p.keyboard.press('Backspace');
   assert.deepEqual(await c.value(), { text: 'Hello, world\ntwo  spaces', text_styles: [] });
   await assertShowsValue(c);
+  // a new line goes on in the inline codes of the line break before it
+  await c.p.keyboard.press('Control+b');
+  await c.p.keyboard.type('B');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.type('C');
+  assert.deepEqual((await c.value()).text_styles, [{ start: 24, len: 3, st: ['b'] }]);
+  // edits the composer leaves to the browser (here an editing command) are read back
+  await c.ed.evaluate(() => document.execCommand('insertHTML', false, '<i>it</i><img src="/none.png"><script>window.pwned=1</script>'));
+  const [run] = (await c.value()).text_styles.slice(1); // whether inside the <b> is the browser's choice
+  assert.deepEqual([run.start, run.len, run.st.includes('i')], [27, 2, true]);
+  assert.equal((await c.value()).text, 'Hello, world\ntwo  spacesB\nCit');
+  await assertShowsValue(c);
+  assert.equal(await c.global('pwned'), undefined);
   await c.close();
 });
 
