@@ -14,7 +14,7 @@ export interface ComposerEngine {
 }
 
 export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'input'> {
-  /** The message changed (bubbles, composed). */
+  /** The user changed the message (bubbles, composed); not fired when `value` is set. */
   input: Event;
   /** Ctrl/Cmd+Enter or the send button: `detail` is the value. Cancel it to keep the text. */
   send: CustomEvent<Formatted>;
@@ -22,7 +22,7 @@ export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'inp
 
 /**
  * A message composer: WYSIWYG (a contenteditable whose content is always `toHtml(value)`) or
- * markdown source with a live preview; toolbar, shortcuts (Ctrl/Cmd+B, I, U, Shift+X, Enter),
+ * markdown source with a live preview; toolbar, shortcuts (Ctrl/Cmd+B, I, U, Shift+X, Z, Y, Enter),
  * paste cleaned by `parseHtml`, a counter of UTF-16 units left. Attributes: `mode`
  * (`wysiwyg` | `markdown`), `max-length` (default 2000), `placeholder`. Styles live in a shadow
  * root (`composer.css` beside the module), themable by `--cm-*` custom properties and parts
@@ -40,18 +40,25 @@ export declare class ChatmarkComposer extends HTMLElement {
   engine?: ComposerEngine;
   /** Resolves once the engine is initialised, the stylesheet loaded and the content shown. */
   readonly ready: Promise<void>;
-  /** The message, canonical: exactly what would be sent. Setting it renders it (`toHtml`). */
+  /**
+   * The message, canonical: exactly what would be sent. Setting it renders it (`toHtml`; runs
+   * are normalised, and a value `toHtml` refuses throws its `ChatmarkError`).
+   */
   value: Formatted;
   /** `wysiwyg` (default) or `markdown`; reflects the attribute. Switching keeps the message. */
   mode: 'wysiwyg' | 'markdown';
   /** Most UTF-16 units of `value.text` (attribute `max-length`, default 2000). */
   maxLength: number;
+  /** Shown while the message is empty (attribute `placeholder`). */
   placeholder: string;
   /** True while `value.text` is longer than `maxLength`; `send` is refused then. */
   readonly over: boolean;
   /** Selects UTF-16 units `[start, end)` of the text (of the source in markdown mode). */
   setSelectionRange(start: number, end?: number): void;
-  /** Dispatches `send` unless the message is empty or too long; clears it unless cancelled. */
+  /**
+   * Dispatches `send` unless the message is empty or too long (then answers false); clears
+   * the composer unless a listener cancels the event.
+   */
   send(): boolean;
   addEventListener<K extends keyof ChatmarkComposerEventMap>(
     type: K,
