@@ -148,7 +148,7 @@ export class ChatmarkComposer extends HTMLElement {
     if (!again && JSON.stringify(back) !== JSON.stringify(v)) return this._load(back, quiet, 1);
     this._v = v;
     if (!this._md) {
-      const keep = this._inside();
+      const keep = this._rng();
       this._ed.innerHTML = html;
       if (t.endsWith('\n')) { // a last <br> shows no line
         const br = document.createElement('br');
@@ -257,8 +257,9 @@ export class ChatmarkComposer extends HTMLElement {
   }
 
   _sync() {
-    if (!this._inside()) return;
-    const p = this._pend, [s, e] = (this._sel = this._offs(this._selection().getRangeAt(0)));
+    const r = this._rng(), p = this._pend;
+    if (!r) return;
+    const [s, e] = (this._sel = this._offs(r));
     if (p && (s !== p.at || e !== p.at)) this._pend = null;
     return 1;
   }
@@ -341,14 +342,12 @@ export class ChatmarkComposer extends HTMLElement {
     return last;
   }
 
-  _selection() { return this.shadowRoot.getSelection?.() || document.getSelection(); }
-
-  _inside() {
-    const s = this._selection();
-    return s.rangeCount > 0 && this._ed.contains(s.getRangeAt(0).startContainer);
+  _rng() { // the selection, when in the text
+    const r = document.getSelection().getComposedRanges({ shadowRoots: [this.shadowRoot] })[0];
+    return r && this._ed.contains(r.startContainer) && r;
   }
 
-  _select() { this._selection().setBaseAndExtent(...this._point(this._sel[0]), ...this._point(this._sel[1])); }
+  _select() { document.getSelection().setBaseAndExtent(...this._point(this._sel[0]), ...this._point(this._sel[1])); }
 
   // the browser's edits: serialise (whitespace as references: H6 keeps it), parseHtml
   _readDom() {
