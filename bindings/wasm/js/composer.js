@@ -163,7 +163,6 @@ export class ChatmarkComposer extends HTMLElement {
   _show(fire) {
     const n = this.maxLength - this._v.text.length, over = n < 0;
     this._ct.textContent = n;
-    this._ct.classList.toggle('over', over);
     this.toggleAttribute('over', over);
     this._ed.ariaInvalid = this._ta.ariaInvalid = over;
     if (this._md) this._pv.innerHTML = this._e.toHtml(this._v);
