@@ -323,8 +323,8 @@ export class ChatmarkComposer extends HTMLElement {
     let n = 0;
     for (const l of this._leaves()) {
       if (l === node) return n + o;
-      if (l.className === 'x' || p.comparePoint(l.parentNode, idx(l) + 1) > 0) break;
-      n += l.nodeType === 3 ? l.length : 1;
+      if (l.className === 'x' || p.comparePoint(l, l.length ?? 0) > 0) break; // ends after the point
+      n += l.length ?? 1;
     }
     return n;
   }
@@ -332,13 +332,13 @@ export class ChatmarkComposer extends HTMLElement {
   _offs(r) { return [this._off(r.startContainer, r.startOffset), this._off(r.endContainer, r.endOffset)]; }
 
   _point(k) {
-    let n = 0, last = [this._ed, 0];
-    for (const l of this._leaves()) {
-      const i = idx(l);
-      if (l.nodeType === 3) { if (k <= n + l.length) return [l, k - n]; n += l.length; } else { if (k <= n) return [l.parentNode, i]; n++; }
-      last = [l.parentNode, i + 1];
+    let n = 0, l;
+    for (l of this._leaves()) {
+      const text = l.nodeType === 3;
+      if (k <= n + (text ? l.length : 0)) return text ? [l, k - n] : [l.parentNode, idx(l)];
+      n += l.length ?? 1;
     }
-    return last;
+    return l ? [l.parentNode, idx(l) + 1] : [this._ed, 0];
   }
 
   _rng() { // the selection, when in the text
