@@ -311,6 +311,15 @@ test('paste: HTML from a document keeps the supported styles, drops scripts and 
   await new Promise((ok) => setTimeout(ok, 200)); // time for an image error handler, were one live
   assert.equal(await c.global('pwned'), undefined);
   assert.equal(await c.p.locator('chatmark-composer .ed img, chatmark-composer .ed script').count(), 0);
+  // a drop is cleaned the same way
+  await c.set({ text: 'x', text_styles: [] });
+  await c.select(1);
+  await c.ed.evaluate((ed) => {
+    const dt = new DataTransfer();
+    dt.setData('text/html', '<u>under</u><script>window.pwned = 3</script>');
+    ed.dispatchEvent(new InputEvent('beforeinput', { inputType: 'insertFromDrop', dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  assert.deepEqual(await c.value(), { text: 'xunder', text_styles: [{ start: 1, len: 5, st: ['u'] }] });
   // plain text stays plain: markup characters are text
   await c.set({ text: '', text_styles: [] });
   await c.ed.click();
