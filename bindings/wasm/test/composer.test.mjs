@@ -98,6 +98,9 @@ test('typing, Enter and Backspace give the plain message', { skip }, async () =>
   await c.p.keyboard.type('Hello, world');
   assert.deepEqual(await c.value(), { text: 'Hello, world', text_styles: [] });
   assert.ok((await c.global('inputs')) >= 12);
+  // the counter describes the text box (aria-describedby), in words
+  assert.equal(await c.ed.getAttribute('aria-describedby'), 'ct');
+  assert.equal(await c.p.locator('chatmark-composer #ct').textContent(), '1988 characters left');
   await c.p.keyboard.press('Enter');
   await c.p.keyboard.type('two  spaces ');
   await c.p.keyboard.press('Backspace');
