@@ -76,8 +76,7 @@ export class ChatmarkComposer extends HTMLElement {
 
   _attrs() {
     const p = this.placeholder, md = this.mode === 'markdown';
-    this._ed.dataset.placeholder = this._ta.placeholder = p;
-    this._ed.ariaPlaceholder = p || null;
+    this._ed.ariaPlaceholder = this._ta.placeholder = p;
     if (md !== this._md) {
       this._md = md;
       this._nt.textContent = '';

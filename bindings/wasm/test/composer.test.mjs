@@ -471,6 +471,7 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   const errors = [];
   p.on('pageerror', (e) => errors.push(e));
   await p.setViewportSize({ width: 1280, height: 800 });
+  await p.clock.setFixedTime(new Date(2026, 10, 23, 9, 42)); // the same picture every time
   await p.goto(`${server.origin}/demo/index.html`);
   await p.waitForSelector('html[data-ready=true]');
   const draft = await p.evaluate(() => document.querySelector('chatmark-composer').value);
@@ -479,10 +480,6 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   assert.equal(await p.locator('.bubble').count(), 3);
   const seeded = JSON.parse(await p.locator('#body').textContent());
   assert.deepEqual(seeded.text_styles, [{ start: 6, len: 9, st: ['b'] }]);
-  mkdirSync(join(repoRoot, 'target'), { recursive: true });
-  const shot = join(repoRoot, 'target', 'composer-demo.png');
-  await p.screenshot({ path: shot });
-  if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot.png'));
   await p.getByRole('button', { name: 'Send', exact: true }).click();
   assert.equal(await p.locator('.bubble').count(), 4);
   const last = p.locator('.bubble.me').last();
@@ -491,6 +488,25 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   assert.equal(await last.getByText('eggs', { exact: true }).evaluate((e) => getComputedStyle(e).color), 'rgb(219, 52, 46)');
   assert.deepEqual(JSON.parse(await p.locator('#body').textContent()), { chat_id: 1, ...draft });
   assert.equal((await p.evaluate(() => document.querySelector('chatmark-composer').value)).text, '');
+  // a new draft, then the picture: a sent message, its body, and the composer in use
+  await p.locator('chatmark-composer [role=textbox]').click();
+  await p.keyboard.press('Control+b');
+  await p.keyboard.type('Got it');
+  await p.keyboard.press('Control+b');
+  await p.keyboard.type(', see you at ');
+  await p.getByRole('button', { name: 'Green', exact: true }).click();
+  await p.keyboard.type('6 pm');
+  await p.getByRole('button', { name: 'Green', exact: true }).click();
+  await p.keyboard.type(' 🎂');
+  assert.deepEqual(await p.evaluate(() => document.querySelector('chatmark-composer').value), {
+    text: 'Got it, see you at 6 pm 🎂',
+    text_styles: [{ start: 0, len: 6, st: ['b'] }, { start: 19, len: 4, st: ['c_15a85f'] }],
+  });
+  await p.mouse.move(0, 0); // no hover
+  mkdirSync(join(repoRoot, 'target'), { recursive: true });
+  const shot = join(repoRoot, 'target', 'composer-demo.png');
+  await p.screenshot({ path: shot });
+  if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot.png'));
   assert.deepEqual(errors, []);
   await p.close();
 });
