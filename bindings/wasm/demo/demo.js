@@ -1,53 +1,44 @@
-// The composer: every keystroke resolves the message through the wasm engine and shows the
-// preview (toHtml), the request body and the runs.
-import init, { resolveSendMessage, toHtml } from '../js/browser.js';
+// The chat demo: <chatmark-composer> at the bottom, sent messages as bubbles above it
+// (rendered with toHtml), and the request body of the last message beside them.
+import init, { parseMarkdown, toHtml } from '../js/browser.js';
+import '../js/composer.js';
 
 const $ = (id) => document.getElementById(id);
-const input = $('input');
+const composer = $('composer');
 
-function mode() {
-  return document.querySelector('input[name=mode]:checked').value;
-}
+const now = () => new Date().toTimeString().slice(0, 5);
 
-function update() {
-  const body = { chat_id: 1, text: input.value };
-  if (mode() !== 'plain') body.parse_mode = mode();
-  const status = $('status');
-  let f;
-  try {
-    f = resolveSendMessage(body, { diagnostics: true });
-  } catch (e) {
-    status.textContent = `${e.code}: ${e.message}`;
-    status.className = 'error';
-    $('preview').innerHTML = '';
-    $('body').textContent = '';
-    $('runs').tBodies[0].replaceChildren();
-    return;
+/** Adds a bubble (`who`: 'me' or 'them') rendered with toHtml, and shows its request body. */
+function bubble(message, who, time = now()) {
+  const li = document.createElement('li');
+  li.className = `bubble ${who}`;
+  const text = document.createElement('div');
+  text.className = 'message';
+  text.innerHTML = toHtml(message); // W1: user text is escaped, styles are fixed strings
+  const meta = document.createElement('span');
+  meta.className = 'meta';
+  meta.textContent = time + (who === 'me' ? ' ✓✓' : '');
+  li.append(text, meta);
+  $('thread').append(li);
+  li.scrollIntoView({ block: 'end' });
+  if (who === 'me') {
+    const runs = message.text_styles.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
+    $('body').textContent =
+      `{\n  "chat_id": 1,\n  "text": ${JSON.stringify(message.text)},\n` +
+      `  "text_styles": [${runs ? `\n${runs}\n  ` : ''}]\n}`;
   }
-  status.className = '';
-  status.textContent = f.diagnostics.map((d) => `${d.code} at ${d.start}+${d.len}`).join('; ');
-  const message = { text: f.text, text_styles: f.text_styles };
-  $('preview').innerHTML = toHtml(message);
-  // the body as a client sends it, one run per line
-  const runs = message.text_styles.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
-  $('body').textContent =
-    `{\n  "chat_id": 1,\n  "text": ${JSON.stringify(message.text)},\n` +
-    `  "text_styles": [${runs ? `\n${runs}\n  ` : ''}]\n}`;
-  const rows = f.text_styles.map(({ start, len, st }) => {
-    const tr = document.createElement('tr');
-    for (const [v, cls] of [[start], [len], [JSON.stringify(f.text.slice(start, start + len)), 't'], [st.join(' ')]]) {
-      const td = document.createElement('td');
-      td.textContent = String(v);
-      if (cls) td.className = cls;
-      tr.append(td);
-    }
-    return tr;
-  });
-  $('runs').tBodies[0].replaceChildren(...rows);
 }
 
 await init();
-input.addEventListener('input', update);
-for (const r of document.querySelectorAll('input[name=mode]')) r.addEventListener('change', update);
-update();
+await composer.ready;
+
+bubble(parseMarkdown('Hi! Can you pick up a few things for **Saturday**? 🎉'), 'them', '09:38');
+bubble(parseMarkdown('Sure, **on my way** 🚗 what do we need?'), 'me', '09:39');
+bubble(parseMarkdown('I’ll write the list, {red}don’t forget the cake{/red}!'), 'them', '09:41');
+
+// the draft is pre-filled: the first view is a message ready to send, never an error
+composer.value = parseMarkdown(
+  '# Shopping\n- **milk** and {red}eggs{/red}\n- _bread_, ~~jam~~ {green}honey{/green}\n  - the <big>big</big> jar',
+);
+composer.addEventListener('send', (e) => bubble(e.detail, 'me'));
 document.documentElement.dataset.ready = 'true';

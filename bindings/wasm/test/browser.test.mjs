@@ -1,6 +1,6 @@
 // The built package in headless Chromium (Debian's /usr/bin/chromium through playwright-core,
-// served from 127.0.0.1): every public vector through the default and the inline entries,
-// and the composer demo typed into, checked and photographed (target/demo.png).
+// served from 127.0.0.1): every public vector through the default and the inline entries.
+// The composer and the demo page are tested in composer.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -77,30 +77,5 @@ test('the inline entry fetches nothing', { skip }, async () => {
   const text = await p.evaluate(async () => (await import('/pkg/inline.js')).parseMarkdown('**a**').text);
   assert.equal(text, 'a');
   assert.ok(!fetched.some((u) => u.endsWith('.wasm')), fetched.join(' '));
-  await p.close();
-});
-
-test('the composer demo previews what is typed', { skip }, async () => {
-  const { p, errors } = await page();
-  await p.setViewportSize({ width: 1100, height: 900 });
-  await p.goto(`${server.origin}/demo/index.html`);
-  await p.waitForSelector('html[data-ready=true]');
-  await p.locator('#input').pressSequentially('# Shopping\n- **milk** and {red}eggs{/red}\n- _bread_ ~~jam~~');
-  const preview = p.locator('#preview');
-  assert.equal(await preview.locator('b, strong').filter({ hasText: /^milk$/ }).count(), 1);
-  const body = JSON.parse(await p.locator('#body').textContent());
-  assert.equal(body.text, 'Shopping\nmilk and eggs\nbread jam');
-  assert.equal(body.chat_id, 1);
-  assert.ok((await p.locator('#runs tbody tr').count()) >= 4);
-  assert.equal(await preview.locator('li').count(), 2);
-  const red = preview.getByText('eggs', { exact: true });
-  assert.equal(await red.evaluate((e) => getComputedStyle(e).color), 'rgb(219, 52, 46)');
-  // the mode switch: the same text as HTML keeps the markdown markers as text
-  await p.locator('input[value=plain]').check();
-  assert.match(await p.locator('#body').textContent(), /\*\*milk\*\*/);
-  await p.locator('input[value=markdown]').check();
-  mkdirSync(join(repoRoot, 'target'), { recursive: true });
-  await p.screenshot({ path: join(repoRoot, 'target', 'demo.png'), fullPage: true });
-  assert.deepEqual(errors, []);
   await p.close();
 });

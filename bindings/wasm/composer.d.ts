@@ -1,0 +1,79 @@
+// Types of `chatmark/composer`: the <chatmark-composer> element (browsers only). Importing the
+// entry defines the element unless one of that name is already defined.
+import type { Formatted, Markdown } from './index.js';
+
+/** What the composer needs of an engine: the browser entry, `chatmark/inline`, or the like. */
+export interface ComposerEngine {
+  /** Awaited once before first use, when present (the browser entry's `init`). */
+  init?: () => Promise<void>;
+  default?: () => Promise<void>;
+  parseHtml(text: string): Formatted;
+  parseMarkdown(text: string): Formatted;
+  toHtml(formatted: Formatted): string;
+  toMarkdown(formatted: Formatted): Markdown;
+}
+
+export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'input'> {
+  /** The user changed the message (bubbles, composed); not fired when `value` is set. */
+  input: Event;
+  /** Ctrl/Cmd+Enter or the send button: `detail` is the value. Cancel it to keep the text. */
+  send: CustomEvent<Formatted>;
+}
+
+/**
+ * A message composer: WYSIWYG (a contenteditable whose content is always `toHtml(value)`) or
+ * markdown source with a live preview; toolbar, shortcuts (Ctrl/Cmd+B, I, U, Shift+X, Z, Y, Enter),
+ * paste cleaned by `parseHtml`, a counter of UTF-16 units left. Attributes: `mode`
+ * (`wysiwyg` | `markdown`), `max-length` (default 2000), `placeholder`. Styles live in a shadow
+ * root (`composer.css` beside the module), themable by `--cm-*` custom properties and parts
+ * (`box`, `toolbar`, `editor`, `source`, `preview`, `footer`, `send`).
+ *
+ * @example
+ * import 'chatmark/composer';
+ * const c = document.querySelector('chatmark-composer')!;
+ * c.addEventListener('send', (e) => post({ chat_id: 1, ...e.detail }));
+ */
+export declare class ChatmarkComposer extends HTMLElement {
+  /** The engine of elements without their own: the browser entry, initialised on first use. */
+  static engine: ComposerEngine;
+  /** This element's engine, when set before it is connected. */
+  engine?: ComposerEngine;
+  /** Resolves once the engine is initialised, the stylesheet loaded and the content shown. */
+  readonly ready: Promise<void>;
+  /**
+   * The message, canonical: exactly what would be sent. Setting it renders it (`toHtml`; runs
+   * are normalised, and a value `toHtml` refuses throws its `ChatmarkError`).
+   */
+  value: Formatted;
+  /** `wysiwyg` (default) or `markdown`; reflects the attribute. Switching keeps the message. */
+  mode: 'wysiwyg' | 'markdown';
+  /** Most UTF-16 units of `value.text` (attribute `max-length`, default 2000). */
+  maxLength: number;
+  /** Shown while the message is empty (attribute `placeholder`). */
+  placeholder: string;
+  /** True while `value.text` is longer than `maxLength`; `send` is refused then. */
+  readonly over: boolean;
+  /** Selects UTF-16 units `[start, end)` of the text (of the source in markdown mode). */
+  setSelectionRange(start: number, end?: number): void;
+  /**
+   * Dispatches `send` unless the message is empty or too long (then answers false); clears
+   * the composer unless a listener cancels the event.
+   */
+  send(): boolean;
+  addEventListener<K extends keyof ChatmarkComposerEventMap>(
+    type: K,
+    listener: (this: ChatmarkComposer, ev: ChatmarkComposerEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'chatmark-composer': ChatmarkComposer;
+  }
+}

@@ -1,0 +1,512 @@
+// <chatmark-composer> (chatmark/composer) driven in headless Chromium (Debian's, through
+// playwright-core, served from 127.0.0.1): typing, shortcuts with UTF-16 offsets, every toolbar
+// button, keyboard-only use, paste cleaning, the counter at the limit, mode switching, `send`,
+// and the chat demo (photographed: target/composer-demo.png; with CHATMARK_SCREENSHOT=1 also
+// demo/screenshot.png, the picture the README shows). Plus the size budget and the types.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { CHROMIUM, launchChromium, pkgRoot, repoRoot, serve } from './helpers.mjs';
+
+const skip = !existsSync(CHROMIUM) && `no ${CHROMIUM} (apt-get install chromium)`;
+const BUDGET = 6 * 1024; // gzip -9 bytes of JS the composer entry adds (issue 15)
+
+test('the composer entry adds at most 6 KB gzip -9 of JS', () => {
+  const js = readFileSync(join(pkgRoot, 'js', 'composer.js'));
+  const css = readFileSync(join(pkgRoot, 'js', 'composer.css'));
+  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  console.log(`composer.js ${js.length} B, gzip -9 ${gz(js)} B (budget ${BUDGET}); composer.css ${css.length} B, gzip -9 ${gz(css)} B`);
+  assert.ok(gz(js) <= BUDGET, `composer.js is ${gz(js)} B gzipped, over ${BUDGET}`);
+});
+
+test('composer.d.ts types a usage example (tsc)', () => {
+  const tsc = join(pkgRoot, 'node_modules', '.bin', 'tsc');
+  execFileSync(tsc, ['--noEmit', '-p', join(pkgRoot, 'test', 'composer.tsconfig.json')], { stdio: 'inherit' });
+});
+
+let server;
+let browser;
+before(async () => {
+  if (skip) return;
+  server = await serve();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A page with one connected, ready composer; counts its `input` events and collects `send`s. */
+async function open(attrs = '') {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.goto(`${server.origin}/test/page.html`);
+  await p.evaluate(async (attrs) => {
+    await import('/js/composer.js');
+    window.engine = await import('/js/browser.js');
+    document.body.insertAdjacentHTML('beforeend', `<chatmark-composer ${attrs}></chatmark-composer>`);
+    const c = document.querySelector('chatmark-composer');
+    window.inputs = 0;
+    window.sent = [];
+    c.addEventListener('input', () => window.inputs++);
+    document.addEventListener('send', (e) => window.sent.push(e.detail)); // bubbles out, composed
+    await c.ready;
+  }, attrs);
+  const c = {
+    p,
+    errors,
+    ed: p.locator('chatmark-composer [role=textbox]'),
+    value: () => p.evaluate(() => document.querySelector('chatmark-composer').value),
+    set: (v) => p.evaluate((v) => { document.querySelector('chatmark-composer').value = v; }, v),
+    select: (s, e) => p.evaluate(([s, e]) => document.querySelector('chatmark-composer').setSelectionRange(s, e), [s, e]),
+    button: (name) => p.getByRole('button', { name, exact: true }),
+    pressed: (name) => p.getByRole('button', { name, exact: true }).getAttribute('aria-pressed'),
+    html: () => p.locator('chatmark-composer .ed').evaluate((e) => e.innerHTML),
+    toHtml: (v) => p.evaluate((v) => window.engine.toHtml(v), v),
+    /** toHtml(v) as the browser serialises it (character references become characters). */
+    shown: (v) => p.evaluate((v) => {
+      const t = document.createElement('template');
+      t.innerHTML = window.engine.toHtml(v);
+      return t.innerHTML;
+    }, v),
+    counter: () => p.locator('chatmark-composer .ct').textContent(),
+    global: (name) => p.evaluate((n) => window[n], name),
+    async close() {
+      assert.deepEqual(errors, []);
+      await p.close();
+    },
+  };
+  return c;
+}
+
+/** The content shown is always toHtml(value), but for the <br> that holds a caret after a last \n. */
+async function assertShowsValue(c) {
+  const v = await c.value();
+  assert.equal((await c.html()).replace('<br class="x">', ''), await c.shown(v));
+}
+
+test('typing, Enter and Backspace give the plain message', { skip }, async () => {
+  const c = await open('placeholder="Say something"');
+  assert.equal(await c.ed.getAttribute('role'), 'textbox');
+  assert.equal(await c.ed.getAttribute('aria-multiline'), 'true');
+  assert.equal(await c.ed.getAttribute('aria-placeholder'), 'Say something');
+  await c.ed.click();
+  await c.p.keyboard.type('Hello, world');
+  assert.deepEqual(await c.value(), { text: 'Hello, world', text_styles: [] });
+  assert.ok((await c.global('inputs')) >= 12);
+  // the counter describes the text box (aria-describedby), in words
+  assert.equal(await c.ed.getAttribute('aria-describedby'), 'ct');
+  assert.equal(await c.p.locator('chatmark-composer #ct').textContent(), '1988 characters left');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.type('two  spaces ');
+  await c.p.keyboard.press('Backspace');
+  assert.deepEqual(await c.value(), { text: 'Hello, world\ntwo  spaces', text_styles: [] });
+  await assertShowsValue(c);
+  // a new line goes on in the inline codes of the line break before it
+  await c.p.keyboard.press('Control+b');
+  await c.p.keyboard.type('B');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.type('C');
+  assert.deepEqual((await c.value()).text_styles, [{ start: 24, len: 3, st: ['b'] }]);
+  // edits the composer leaves to the browser (here an editing command) are read back
+  await c.ed.evaluate(() => document.execCommand('insertHTML', false, '<i>it</i><img src="/none.png"><script>window.pwned=1</script>'));
+  const [run] = (await c.value()).text_styles.slice(1); // whether inside the <b> is the browser's choice
+  assert.deepEqual([run.start, run.len, run.st.includes('i')], [27, 2, true]);
+  assert.equal((await c.value()).text, 'Hello, world\ntwo  spacesB\nCit');
+  await assertShowsValue(c);
+  assert.equal(await c.global('pwned'), undefined);
+  await c.close();
+});
+
+test('Ctrl+B then typing gives a bold run at the right UTF-16 offsets, emoji included', { skip }, async () => {
+  const c = await open();
+  await c.ed.click();
+  await c.p.keyboard.type('Hi 😀 ');
+  assert.equal(await c.pressed('Bold'), 'false');
+  await c.p.keyboard.press('Control+b');
+  assert.equal(await c.pressed('Bold'), 'true'); // the state at the caret, before any text
+  await c.p.keyboard.type('bold 🎉');
+  await c.p.keyboard.press('Control+b');
+  await c.p.keyboard.type(' end');
+  // "Hi 😀 " is 6 units (the emoji counts 2); "bold 🎉" is 7
+  assert.deepEqual(await c.value(), { text: 'Hi 😀 bold 🎉 end', text_styles: [{ start: 6, len: 7, st: ['b'] }] });
+  assert.match(await c.html(), /<b>bold 🎉<\/b>/);
+  await c.p.keyboard.press('Control+i');
+  await c.p.keyboard.type('!');
+  await c.p.keyboard.press('Control+u');
+  await c.p.keyboard.press('Control+Shift+X');
+  await c.p.keyboard.type('?');
+  assert.deepEqual((await c.value()).text_styles.slice(1), [
+    { start: 17, len: 1, st: ['i'] },
+    { start: 18, len: 1, st: ['i', 'u', 's'] },
+  ]);
+  // undo takes the last edits back
+  await c.p.keyboard.press('Control+z');
+  assert.equal((await c.value()).text, 'Hi 😀 bold 🎉 end!');
+  await c.p.keyboard.press('Control+Shift+z');
+  assert.equal((await c.value()).text, 'Hi 😀 bold 🎉 end!?');
+  await assertShowsValue(c);
+  await c.close();
+});
+
+test('each toolbar button styles the selection, shows its state and toggles back', { skip }, async () => {
+  const c = await open();
+  const text = 'one two\nthree';
+  await c.set({ text, text_styles: [] });
+  for (const [name, code] of [
+    ['Bold', 'b'], ['Italic', 'i'], ['Underline', 'u'], ['Strikethrough', 's'],
+    ['Red', 'c_db342e'], ['Orange', 'c_f27806'], ['Yellow', 'c_f7b503'], ['Green', 'c_15a85f'],
+    ['Big', 'f_18'], ['Small', 'f_13'],
+  ]) {
+    await c.select(4, 7);
+    assert.equal(await c.pressed(name), 'false', name);
+    await c.button(name).click();
+    assert.deepEqual(await c.value(), { text, text_styles: [{ start: 4, len: 3, st: [code] }] }, name);
+    assert.equal(await c.pressed(name), 'true', name);
+    await assertShowsValue(c);
+    await c.button(name).click();
+    assert.deepEqual(await c.value(), { text, text_styles: [] }, name);
+    assert.equal(await c.pressed(name), 'false', name);
+  }
+  // one colour (one size) at a time: the later wins (1.1)
+  await c.select(0, 3);
+  await c.button('Red').click();
+  await c.button('Green').click();
+  await c.button('Big').click();
+  await c.button('Small').click();
+  assert.deepEqual((await c.value()).text_styles, [{ start: 0, len: 3, st: ['f_13', 'c_15a85f'] }]);
+  await c.set({ text, text_styles: [] });
+  // line codes cover the whole lines the selection touches
+  const lines = (...st) => [{ start: 0, len: 7, st }, { start: 8, len: 5, st }];
+  await c.select(2, 10);
+  await c.button('Bulleted list').click();
+  assert.deepEqual((await c.value()).text_styles, lines('lst_1'));
+  assert.equal(await c.pressed('Bulleted list'), 'true');
+  assert.equal(await c.p.locator('chatmark-composer .ed ul > li').count(), 2);
+  await c.button('Numbered list').click();
+  assert.deepEqual((await c.value()).text_styles, lines('lst_2'));
+  assert.equal(await c.pressed('Bulleted list'), 'false');
+  await c.button('Indent').click();
+  await c.button('Indent').click();
+  assert.deepEqual((await c.value()).text_styles, lines('lst_2', 'ind_2'));
+  await assertShowsValue(c);
+  await c.button('Outdent').click();
+  assert.deepEqual((await c.value()).text_styles, lines('lst_2', 'ind_1'));
+  await c.button('Numbered list').click();
+  await c.button('Outdent').click();
+  assert.deepEqual((await c.value()).text_styles, []);
+  // a list continues on Enter; Enter on its empty item leaves it (P4: empty lines carry none)
+  await c.set({ text: '', text_styles: [] });
+  await c.ed.click();
+  await c.button('Bulleted list').click();
+  await c.p.keyboard.type('milk');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.type('eggs');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.type('done');
+  assert.deepEqual(await c.value(), {
+    text: 'milk\neggs\ndone',
+    text_styles: [{ start: 0, len: 4, st: ['lst_1'] }, { start: 5, len: 4, st: ['lst_1'] }],
+  });
+  await c.close();
+});
+
+test('the toolbar works with the keyboard alone (one tab stop, arrows, aria-pressed)', { skip }, async () => {
+  const c = await open();
+  await c.set({ text: 'abc', text_styles: [] });
+  const k = c.p.keyboard;
+  await k.press('Tab'); // the toolbar's one tab stop: Bold
+  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel), 'Bold');
+  await k.press('ArrowRight');
+  await k.press('Tab'); // into the text, caret where it was (the end)
+  for (let n = 0; n < 3; n++) await k.press('Shift+ArrowLeft');
+  await k.press('Shift+Tab'); // back to the toolbar, on Italic now
+  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel), 'Italic');
+  await k.press('Enter');
+  assert.deepEqual(await c.value(), { text: 'abc', text_styles: [{ start: 0, len: 3, st: ['i'] }] });
+  assert.equal(await c.pressed('Italic'), 'true');
+  const focused = () => c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel);
+  assert.equal(await focused(), 'Message'); // back in the text, the selection kept
+  await k.press('Control+b');
+  assert.deepEqual(await c.value(), { text: 'abc', text_styles: [{ start: 0, len: 3, st: ['b', 'i'] }] });
+  await k.press('Shift+Tab'); // the toolbar's tab stop stayed on Italic
+  assert.equal(await focused(), 'Italic');
+  await k.press('ArrowLeft'); // Bold
+  await k.press('ArrowLeft'); // wraps to the last button: the markdown switch
+  await k.press(' ');
+  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').mode), 'markdown');
+  assert.equal(await focused(), 'Message, markdown source');
+  await c.close();
+});
+
+test('deleting: list items unlist first, words and selections go, cut and IME read back', { skip }, async () => {
+  const c = await open();
+  const k = c.p.keyboard;
+  await c.set({ text: 'one\ntwo', text_styles: [{ start: 0, len: 3, st: ['lst_1'] }, { start: 4, len: 3, st: ['lst_1'] }] });
+  await c.select(4);
+  await k.press('Backspace'); // at the start of a list item: out of the list first
+  assert.deepEqual(await c.value(), { text: 'one\ntwo', text_styles: [{ start: 0, len: 3, st: ['lst_1'] }] });
+  await k.press('Backspace'); // then the line break: the joined line is the first line's (1.3)
+  assert.deepEqual(await c.value(), { text: 'onetwo', text_styles: [{ start: 0, len: 6, st: ['lst_1'] }] });
+  await c.set({ text: 'keep these words', text_styles: [{ start: 5, len: 5, st: ['b'] }] });
+  await c.select(16);
+  await k.press('Control+Backspace'); // the browser's word boundary, through getTargetRanges
+  assert.deepEqual(await c.value(), { text: 'keep these ', text_styles: [{ start: 5, len: 5, st: ['b'] }] });
+  await c.select(2, 7);
+  await k.press('Delete');
+  assert.deepEqual(await c.value(), { text: 'keese ', text_styles: [{ start: 2, len: 3, st: ['b'] }] });
+  await assertShowsValue(c);
+  // cut is the browser's own edit: read back through parseHtml
+  await c.set({ text: 'a bold\nword', text_styles: [{ start: 2, len: 4, st: ['b'] }, { start: 7, len: 4, st: ['i'] }] });
+  await c.select(4, 9);
+  await k.press('Control+x');
+  assert.deepEqual(await c.value(), { text: 'a bord', text_styles: [{ start: 2, len: 2, st: ['b'] }, { start: 4, len: 2, st: ['i'] }] });
+  await assertShowsValue(c);
+  // so is an IME composition, read back when it ends
+  await c.set({ text: 'ab', text_styles: [{ start: 0, len: 2, st: ['u'] }] });
+  await c.select(1);
+  const cdp = await browser.context.newCDPSession(c.p);
+  await cdp.send('Input.imeSetComposition', { text: 'か', selectionStart: 1, selectionEnd: 1 });
+  await cdp.send('Input.imeSetComposition', { text: 'かな', selectionStart: 2, selectionEnd: 2 });
+  await cdp.send('Input.insertText', { text: '仮名' });
+  assert.deepEqual(await c.value(), { text: 'a仮名b', text_styles: [{ start: 0, len: 4, st: ['u'] }] });
+  await k.type('!');
+  assert.deepEqual(await c.value(), { text: 'a仮名!b', text_styles: [{ start: 0, len: 5, st: ['u'] }] });
+  await assertShowsValue(c);
+  await c.close();
+});
+
+const DOCS = '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-4f1c">' +
+  '<p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;">' +
+  '<span style="font-size:11pt;font-family:Arial,sans-serif;color:#000000;background-color:transparent;font-weight:700;font-style:normal;text-decoration:none;vertical-align:baseline;white-space:pre-wrap;">Bold</span>' +
+  '<span style="font-size:11pt;font-family:Arial,sans-serif;color:#000000;font-weight:400;">, then </span>' +
+  '<span style="font-size:11pt;font-family:Arial,sans-serif;color:#db342e;font-weight:400;font-style:italic;">red italic</span></p>' +
+  '<script>window.pwned = 1</script><img src="/nothing.png" onerror="window.pwned = 2">' +
+  '<style>p { color: red }</style>' +
+  '<ul style="margin-top:0;margin-bottom:0;"><li dir="ltr"><p dir="ltr"><span style="font-size:18pt;text-decoration:line-through;">struck big</span></p></li></ul></b>';
+
+test('paste: HTML from a document keeps the supported styles, drops scripts and images', { skip }, async () => {
+  const c = await open();
+  await c.ed.click();
+  await c.p.keyboard.type('Notes: ');
+  const paste = (type, data) => c.ed.evaluate((ed, [type, data]) => {
+    const dt = new DataTransfer();
+    dt.setData(type, data);
+    ed.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }));
+  }, [type, data]);
+  await paste('text/html', DOCS);
+  // H4: 11pt is 14.7px, so f_15; #000000 is no palette colour; 18pt is 24px, so f_20
+  assert.deepEqual(await c.value(), {
+    text: 'Notes: Bold, then red italic\nstruck big',
+    text_styles: [
+      { start: 7, len: 4, st: ['b', 'f_15'] },
+      { start: 11, len: 7, st: ['f_15'] },
+      { start: 18, len: 10, st: ['i', 'f_15', 'c_db342e'] },
+      { start: 29, len: 10, st: ['s', 'f_20', 'lst_1'] },
+    ],
+  });
+  await assertShowsValue(c);
+  await new Promise((ok) => setTimeout(ok, 200)); // time for an image error handler, were one live
+  assert.equal(await c.global('pwned'), undefined);
+  assert.equal(await c.p.locator('chatmark-composer .ed img, chatmark-composer .ed script').count(), 0);
+  // a drop is cleaned the same way
+  await c.set({ text: 'x', text_styles: [] });
+  await c.select(1);
+  await c.ed.evaluate((ed) => {
+    const dt = new DataTransfer();
+    dt.setData('text/html', '<u>under</u><script>window.pwned = 3</script>');
+    ed.dispatchEvent(new InputEvent('beforeinput', { inputType: 'insertFromDrop', dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  assert.deepEqual(await c.value(), { text: 'xunder', text_styles: [{ start: 1, len: 5, st: ['u'] }] });
+  // plain text stays plain: markup characters are text
+  await c.set({ text: '', text_styles: [] });
+  await c.ed.click();
+  await paste('text/plain', '**not bold** <b>nor this</b>\r\nline two');
+  assert.deepEqual(await c.value(), { text: '**not bold** <b>nor this</b>\nline two', text_styles: [] });
+  await c.close();
+});
+
+test('the counter at 2,000 and 2,001 units; send refused while over', { skip }, async () => {
+  const c = await open();
+  await c.set({ text: 'x'.repeat(2000), text_styles: [] });
+  assert.equal(await c.counter(), '0');
+  assert.equal(await c.p.locator('chatmark-composer[over]').count(), 0);
+  await c.set({ text: `${'x'.repeat(1999)}😀`, text_styles: [] }); // 2,001 units
+  assert.equal(await c.counter(), '-1');
+  assert.equal(await c.p.locator('chatmark-composer[over]').count(), 1);
+  const red = await c.p.locator('chatmark-composer .ct').evaluate((e) => getComputedStyle(e).color);
+  assert.equal(red, 'rgb(219, 52, 46)'); // marked
+  assert.equal(await c.ed.getAttribute('aria-invalid'), 'true');
+  assert.equal((await c.value()).text.length, 2001); // still reported
+  await c.ed.click();
+  await c.p.keyboard.press('Control+End');
+  await c.p.keyboard.press('Control+Enter');
+  assert.equal(await c.button('Send').getAttribute('aria-disabled'), 'true');
+  await c.button('Send').click({ force: true });
+  assert.deepEqual(await c.global('sent'), []);
+  await c.ed.click();
+  await c.p.keyboard.press('Control+End');
+  await c.p.keyboard.press('Backspace'); // the emoji, both units
+  assert.equal(await c.counter(), '1');
+  await c.p.keyboard.type('y');
+  assert.equal(await c.counter(), '0');
+  await c.p.keyboard.press('Control+Enter');
+  assert.equal((await c.global('sent')).length, 1);
+  // max-length is an attribute
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').setAttribute('max-length', '10'));
+  await c.ed.click();
+  await c.p.keyboard.type('0123456789!');
+  assert.equal(await c.counter(), '-1');
+  await c.close();
+});
+
+test('switching to markdown and back keeps the message', { skip }, async () => {
+  const c = await open();
+  const v = await c.p.evaluate(() => window.engine.parseMarkdown('# Plan\n- **milk** and {red}eggs{/red}\n  - _bread_ ~~jam~~ 😀'));
+  await c.set(v);
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').setAttribute('mode', 'markdown'));
+  const ta = c.p.locator('chatmark-composer textarea');
+  assert.ok(await ta.isVisible());
+  assert.ok(!(await c.ed.isVisible()));
+  const md = await c.p.evaluate((v) => window.engine.toMarkdown(v), v);
+  assert.ok(md.lossless);
+  assert.equal(await ta.inputValue(), md.markdown);
+  assert.deepEqual(await c.value(), v);
+  assert.equal(await c.p.locator('chatmark-composer .pv').evaluate((e) => e.innerHTML), await c.toHtml(v));
+  assert.equal(await c.button('Bold').isDisabled(), true);
+  // editing the source re-reads it (parseMarkdown), preview and value follow
+  await ta.focus();
+  await c.p.keyboard.press('Control+End');
+  await c.p.keyboard.type(' {green}ok{/green}');
+  const edited = await c.value();
+  assert.deepEqual(edited, await c.p.evaluate((s) => window.engine.parseMarkdown(s), `${md.markdown} {green}ok{/green}`));
+  assert.ok(edited.text_styles.some((r) => r.st.includes('c_15a85f')));
+  // back through the toolbar's switch
+  assert.equal(await c.pressed('Markdown source'), 'true');
+  await c.button('Markdown source').click();
+  assert.equal(await c.pressed('Markdown source'), 'false');
+  assert.ok(await c.ed.isVisible());
+  assert.deepEqual(await c.value(), edited);
+  await assertShowsValue(c);
+  // what markdown cannot say (f_13) is named, and kept when the source is not edited (W2)
+  const small = { text: 'tiny', text_styles: [{ start: 0, len: 4, st: ['f_13'] }] };
+  await c.set(small);
+  await c.button('Markdown source').click();
+  assert.match(await c.p.locator('chatmark-composer .nt').textContent(), /f_13/);
+  await c.button('Markdown source').click();
+  assert.deepEqual(await c.value(), small);
+  await c.close();
+  // the attribute from the start; send from the source clears it
+  const m = await open('mode="markdown"');
+  const src = m.p.locator('chatmark-composer textarea');
+  await src.focus();
+  await m.p.keyboard.type('**hi** there');
+  await m.p.keyboard.press('Control+Enter');
+  assert.deepEqual(await m.global('sent'), [{ text: 'hi there', text_styles: [{ start: 0, len: 2, st: ['b'] }] }]);
+  assert.equal(await src.inputValue(), '');
+  await m.close();
+});
+
+test('send: Ctrl+Enter and the button dispatch the value, then clear; empty is refused', { skip }, async () => {
+  const c = await open();
+  await c.ed.click();
+  await c.p.keyboard.press('Control+Enter');
+  assert.deepEqual(await c.global('sent'), []);
+  await c.p.keyboard.press('Control+b');
+  await c.p.keyboard.type('hi');
+  await c.p.keyboard.press('Control+Enter');
+  assert.deepEqual(await c.global('sent'), [{ text: 'hi', text_styles: [{ start: 0, len: 2, st: ['b'] }] }]);
+  assert.deepEqual(await c.value(), { text: '', text_styles: [] });
+  await c.p.keyboard.type('yo');
+  await c.button('Send').click();
+  assert.deepEqual((await c.global('sent'))[1], { text: 'yo', text_styles: [] });
+  // a listener that cancels keeps the text
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').addEventListener('send', (e) => e.preventDefault()));
+  await c.ed.click();
+  await c.p.keyboard.type('kept');
+  await c.p.keyboard.press('Control+Enter');
+  assert.equal((await c.global('sent')).length, 3);
+  assert.equal((await c.value()).text, 'kept');
+  await c.close();
+});
+
+test('import defines the element once, and leaves one already defined alone', { skip }, async () => {
+  const p = await browser.context.newPage();
+  await p.goto(`${server.origin}/test/page.html`);
+  const out = await p.evaluate(async () => {
+    class Mine extends HTMLElement {}
+    customElements.define('chatmark-composer', Mine);
+    const m = await import('/js/composer.js');
+    return { kept: customElements.get('chatmark-composer') === Mine, exported: typeof m.ChatmarkComposer };
+  });
+  assert.deepEqual(out, { kept: true, exported: 'function' });
+  await p.close();
+});
+
+test('another engine (chatmark/inline) can be given; theming by --cm-* properties', { skip }, async () => {
+  const p = await browser.context.newPage();
+  await p.goto(`${server.origin}/test/page.html`);
+  const out = await p.evaluate(async () => {
+    const { ChatmarkComposer } = await import('/js/composer.js');
+    ChatmarkComposer.engine = await import('/pkg/inline.js');
+    const c = document.createElement('chatmark-composer');
+    c.style.setProperty('--cm-accent', 'rgb(1, 2, 3)');
+    c.value = { text: 'x y', text_styles: [{ start: 2, len: 1, st: ['s'] }] }; // before it is ready
+    document.body.append(c);
+    await c.ready;
+    const send = c.shadowRoot.querySelector('[part=send]');
+    return { value: c.value, html: c.shadowRoot.querySelector('[role=textbox]').innerHTML, accent: getComputedStyle(send).backgroundColor };
+  });
+  assert.deepEqual(out, { value: { text: 'x y', text_styles: [{ start: 2, len: 1, st: ['s'] }] }, html: 'x <s>y</s>', accent: 'rgb(1, 2, 3)' });
+  await p.close();
+});
+
+test('the chat demo: a ready draft, bubbles rendered with toHtml, the request body', { skip }, async () => {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await p.clock.setFixedTime(new Date(2026, 10, 23, 9, 42)); // the same picture every time
+  await p.goto(`${server.origin}/demo/index.html`);
+  await p.waitForSelector('html[data-ready=true]');
+  const draft = await p.evaluate(() => document.querySelector('chatmark-composer').value);
+  assert.equal(draft.text, 'Shopping\nmilk and eggs\nbread, jam honey\nthe big jar');
+  assert.ok(draft.text_styles.length >= 6);
+  assert.equal(await p.locator('.bubble').count(), 3);
+  const seeded = JSON.parse(await p.locator('#body').textContent());
+  assert.deepEqual(seeded.text_styles, [{ start: 6, len: 9, st: ['b'] }]);
+  await p.getByRole('button', { name: 'Send', exact: true }).click();
+  assert.equal(await p.locator('.bubble').count(), 4);
+  const last = p.locator('.bubble.me').last();
+  assert.equal(await last.locator('b').filter({ hasText: /^milk$/ }).count(), 1);
+  assert.equal(await last.locator('li').count(), 3);
+  assert.equal(await last.getByText('eggs', { exact: true }).evaluate((e) => getComputedStyle(e).color), 'rgb(219, 52, 46)');
+  assert.deepEqual(JSON.parse(await p.locator('#body').textContent()), { chat_id: 1, ...draft });
+  assert.equal((await p.evaluate(() => document.querySelector('chatmark-composer').value)).text, '');
+  // a new draft, then the picture: a sent message, its body, and the composer in use
+  await p.locator('chatmark-composer [role=textbox]').click();
+  await p.keyboard.press('Control+b');
+  await p.keyboard.type('Got it');
+  await p.keyboard.press('Control+b');
+  await p.keyboard.type(', see you at ');
+  await p.getByRole('button', { name: 'Green', exact: true }).click();
+  await p.keyboard.type('6 pm');
+  await p.getByRole('button', { name: 'Green', exact: true }).click();
+  await p.keyboard.type(' 🎂');
+  assert.deepEqual(await p.evaluate(() => document.querySelector('chatmark-composer').value), {
+    text: 'Got it, see you at 6 pm 🎂',
+    text_styles: [{ start: 0, len: 6, st: ['b'] }, { start: 19, len: 4, st: ['c_15a85f'] }],
+  });
+  await p.mouse.move(0, 0); // no hover
+  mkdirSync(join(repoRoot, 'target'), { recursive: true });
+  const shot = join(repoRoot, 'target', 'composer-demo.png');
+  await p.screenshot({ path: shot });
+  if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot.png'));
+  assert.deepEqual(errors, []);
+  await p.close();
+});

@@ -1,0 +1,20 @@
+// A usage example of `chatmark/composer`, checked by `tsc --noEmit -p test/composer.tsconfig.json`
+// (run by test/composer.test.mjs) against composer.d.ts.
+import { ChatmarkComposer } from 'chatmark/composer';
+import * as inline from 'chatmark/inline';
+import type { Formatted } from 'chatmark';
+
+ChatmarkComposer.engine = inline;
+const c = document.createElement('chatmark-composer');
+const same: ChatmarkComposer = c;
+await c.ready;
+c.value = { text: 'Hello world', text_styles: [{ start: 0, len: 5, st: ['b'] }] };
+c.mode = 'markdown';
+c.maxLength = 4096;
+c.addEventListener('send', (e) => {
+  const body: Formatted & { chat_id: number } = { chat_id: 1, ...e.detail };
+  console.log(body.text_styles.length, same.over, c.value.text);
+});
+c.setSelectionRange(0, 5);
+const sent: boolean = c.send();
+console.log(sent);
