@@ -84,6 +84,11 @@ impl Span {
     }
 }
 
+/// Most diagnostics one message reports (L3): the first ones by position. A composer
+/// underlines a few; a hostile message with a million unclosed tags must not cost a
+/// diagnostic each.
+pub(crate) const MAX_DIAGNOSTICS: usize = 1000;
+
 /// A diagnostic found in input bytes, with what its message is made from (`detail`).
 #[derive(Clone, Debug)]
 pub(crate) struct Note<M> {
@@ -104,6 +109,7 @@ pub(crate) fn to_diagnostics<M>(
     mut message: impl FnMut(Note<M>, &str) -> String,
 ) -> Vec<Diagnostic> {
     notes.sort_by_key(|n| n.span);
+    notes.truncate(MAX_DIAGNOSTICS);
     let boundary = |mut o: usize| {
         o = o.min(input.len());
         while o > 0 && !input.is_char_boundary(o) {
