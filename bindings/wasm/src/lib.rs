@@ -18,6 +18,7 @@
 //! failure is a status.
 #![forbid(unsafe_code)]
 // L2, as in the engine: nothing outside tests may panic on what JS passes in.
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(

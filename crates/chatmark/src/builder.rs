@@ -62,10 +62,14 @@ pub(crate) struct FormattedBuilder {
 }
 
 impl FormattedBuilder {
-    pub(crate) fn with_capacity(bytes: usize) -> Self {
+    /// A builder that holds `bytes` of text and `runs` runs before it reallocates.
+    pub(crate) fn with_capacity(bytes: usize, runs: usize) -> Self {
         FormattedBuilder {
             text: String::with_capacity(bytes),
-            runs: RunBuilder::default(),
+            runs: RunBuilder {
+                runs: Vec::with_capacity(runs),
+                ..RunBuilder::default()
+            },
         }
     }
 

@@ -9,6 +9,7 @@
 //! assert_eq!(f.text_styles.len(), 2);
 //! ```
 // L2: no input may panic, so outside tests nothing indexes, unwraps or expects.
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(

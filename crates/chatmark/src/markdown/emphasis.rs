@@ -1,51 +1,221 @@
-//! The process-emphasis algorithm of CommonMark 0.31.2 §6.2 over one paragraph's delimiter
-//! runs (I4), with GFM-style `~~` strike delimiters on the same stack (I5). Linear: the
-//! delimiter stack is a linked list over a vector, and the per-kind `openers_bottom` bound
-//! keeps every opener search from rescanning.
+//! The process-emphasis algorithm of CommonMark 0.31.2 §6.2 (I4), with GFM-style `~~`
+//! strike delimiters on the same stack (I5), run online as the paragraph is tokenized: a
+//! closer only ever looks at delimiters before it, so each run is matched when it is read.
+//! The stack holds only runs that can open (the others can never be an opener, and removing
+//! them changes nothing); "remove the delimiters between opener and closer" truncates it,
+//! and the per-kind `openers_bottom` bound keeps every search from rescanning (L1).
+//!
+//! What each run ends up doing is recorded as [`Events`], one `u32` per run, for the
+//! emission pass.
 
-use crate::StyleCode;
-
-const NONE: usize = usize::MAX;
-
-/// One delimiter run of a paragraph, in source order.
+/// One opener candidate on the stack.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Delim {
-    /// Index of the run's token.
-    pub tok: usize,
-    /// `*`, `_` or `~`.
-    pub ch: u8,
-    /// Length of the run as written (for the rule of 3).
-    pub orig: usize,
+struct Opener {
+    /// Ordinal of its run in the region.
+    run: u32,
     /// Delimiters not yet used.
-    pub count: usize,
-    pub can_open: bool,
-    pub can_close: bool,
-    prev: usize,
-    next: usize,
+    count: u32,
+    /// `*`, `_` or `~`.
+    ch: u8,
+    /// Length of the run as written, modulo 3 (the rule of 3).
+    orig_mod3: u8,
+    can_close: bool,
 }
 
-impl Delim {
-    pub(super) fn new(tok: usize, ch: u8, len: usize, can_open: bool, can_close: bool) -> Self {
-        Delim {
-            tok,
-            ch,
-            orig: len,
-            count: len,
-            can_open,
-            can_close,
-            prev: NONE,
-            next: NONE,
+/// The pairs a delimiter run takes part in: how many it closes and opens of each of its
+/// codes (`b` by two delimiters, `i` by one; a `~~` run counts its `s` as `b`). Packed in a
+/// `u32` of four 7-bit counts; a count past 127 moves the run to a side table ([`WIDE`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Events {
+    pub close_two: u32,
+    pub close_one: u32,
+    pub open_two: u32,
+    pub open_one: u32,
+}
+
+const FIELD: u32 = 0x7f;
+
+impl Events {
+    /// Delimiters the run uses closing, then opening (`[closing | literal | opening]`).
+    pub(super) const fn close_used(self) -> usize {
+        (2 * self.close_two + self.close_one) as usize
+    }
+
+    pub(super) const fn open_used(self) -> usize {
+        (2 * self.open_two + self.open_one) as usize
+    }
+
+    #[cfg(test)]
+    const fn is_empty(self) -> bool {
+        self.close_two | self.close_one | self.open_two | self.open_one == 0
+    }
+
+    fn fits(self) -> bool {
+        self.close_two.max(self.close_one).max(self.open_two).max(self.open_one) <= FIELD
+    }
+
+    fn pack(self) -> u32 {
+        self.close_two | self.close_one << 7 | self.open_two << 14 | self.open_one << 21
+    }
+
+    fn unpack(p: u32) -> Events {
+        Events {
+            close_two: p & FIELD,
+            close_one: p >> 7 & FIELD,
+            open_two: p >> 14 & FIELD,
+            open_one: p >> 21 & FIELD,
         }
     }
 }
 
-/// A matched pair: `used` delimiters of the opener's run and of the closer's run make `code`.
+/// One markup token of the message, as the analysis pass leaves it for the emission pass:
+/// its first byte and what it is, packed in a `u32` (two kind bits, a flag, a payload).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mark {
+    /// First byte of the token in the input.
+    pub at: u32,
+    info: u32,
+}
+
+const KIND: u32 = 3 << 30;
+const DELIM: u32 = 0;
+const TAG: u32 = 1 << 30;
+const ESCAPE: u32 = 2 << 30;
+/// A delimiter run whose counts live in the side table (at the payload's index); a matched
+/// opening tag that the emission pass has seen closed.
+const FLAG: u32 = 1 << 29;
+const PAYLOAD: u32 = FLAG - 1;
+/// The payload of an unpaired tag.
+const UNPAIRED: u32 = PAYLOAD;
+
+/// What a [`Mark`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Pair {
-    pub opener: usize,
-    pub closer: usize,
-    pub code: StyleCode,
-    pub used: usize,
+pub(super) enum MarkKind {
+    /// A `*`, `_` or `~~` run and the pairs it takes part in (I4, I5).
+    Delim(Events),
+    /// An I3 tag: the index of its partner, if paired; whether a paired opener has been
+    /// closed already (emission).
+    Tag { partner: Option<u32>, ended: bool },
+    /// A backslash that escapes the next character (I2): dropped.
+    Escape,
+}
+
+/// The marks of a message in source order, plus the side table of wide event counts.
+#[derive(Debug, Default)]
+pub(super) struct Marks {
+    list: Vec<Mark>,
+    wide: Vec<Events>,
+}
+
+fn pos32(p: usize) -> u32 {
+    u32::try_from(p).unwrap_or(u32::MAX)
+}
+
+impl Marks {
+    pub(super) fn clear(&mut self) {
+        self.list.clear();
+        self.wide.clear();
+    }
+
+    pub(super) fn shrink_to(&mut self, n: usize) {
+        self.list.shrink_to(n);
+        self.wide.shrink_to(n);
+    }
+
+    pub(super) fn get(&self, k: usize) -> Option<Mark> {
+        self.list.get(k).copied()
+    }
+
+    fn push(&mut self, at: usize, info: u32) -> u32 {
+        self.list.push(Mark { at: pos32(at), info });
+        pos32(self.list.len() - 1)
+    }
+
+    pub(super) fn push_escape(&mut self, at: usize) {
+        self.push(at, ESCAPE);
+    }
+
+    pub(super) fn push_tag(&mut self, at: usize) -> u32 {
+        self.push(at, TAG | UNPAIRED)
+    }
+
+    /// Pairs tags `a` and `b` (I3).
+    pub(super) fn pair(&mut self, a: u32, b: u32) {
+        for (x, y) in [(a, b), (b, a)] {
+            if let Some(m) = self.list.get_mut(x as usize) {
+                m.info = TAG | (y & PAYLOAD);
+            }
+        }
+    }
+
+    /// Marks the paired opening tag `k` as closed (emission).
+    pub(super) fn end_tag(&mut self, k: u32) {
+        if let Some(m) = self.list.get_mut(k as usize) {
+            m.info |= FLAG;
+        }
+    }
+
+    /// What mark `k` is.
+    pub(super) fn kind(&self, k: usize) -> MarkKind {
+        let Some(m) = self.list.get(k) else {
+            return MarkKind::Escape;
+        };
+        match m.info & KIND {
+            DELIM if m.info & FLAG != 0 => MarkKind::Delim(
+                self.wide
+                    .get((m.info & PAYLOAD) as usize)
+                    .copied()
+                    .unwrap_or_default(),
+            ),
+            DELIM => MarkKind::Delim(Events::unpack(m.info)),
+            TAG => MarkKind::Tag {
+                partner: Some(m.info & PAYLOAD).filter(|&p| p != UNPAIRED),
+                ended: m.info & FLAG != 0,
+            },
+            _ => MarkKind::Escape,
+        }
+    }
+
+    /// The number of pairs matched (each counted at its closer).
+    pub(super) fn pairs(&self) -> usize {
+        (0..self.list.len())
+            .map(|k| match self.kind(k) {
+                MarkKind::Delim(e) => (e.close_two + e.close_one) as usize,
+                MarkKind::Tag { partner: Some(p), .. } if (p as usize) < k => 1,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn update(&mut self, k: u32, f: impl FnOnce(&mut Events)) {
+        let MarkKind::Delim(mut e) = self.kind(k as usize) else {
+            return;
+        };
+        f(&mut e);
+        let wide_len = pos32(self.wide.len());
+        let Some(m) = self.list.get_mut(k as usize) else {
+            return;
+        };
+        if m.info & FLAG != 0 {
+            if let Some(w) = self.wide.get_mut((m.info & PAYLOAD) as usize) {
+                *w = e;
+            }
+        } else if e.fits() {
+            m.info = DELIM | e.pack();
+        } else {
+            m.info = DELIM | FLAG | (wide_len & PAYLOAD);
+            self.wide.push(e);
+        }
+    }
+}
+
+/// The online matcher of one paragraph's delimiter runs.
+#[derive(Debug, Default)]
+pub(super) struct Matcher {
+    stack: Vec<Opener>,
+    /// openers_bottom per (kind, closer can open, orig % 3): stack entries below this index
+    /// are known not to match such a closer.
+    bottom: [usize; 18],
 }
 
 fn kind(ch: u8) -> usize {
@@ -56,96 +226,99 @@ fn kind(ch: u8) -> usize {
     }
 }
 
-/// Matches the delimiters of one paragraph, reporting each pair (token indices) to `on_pair`,
-/// innermost first for a given closer.
-pub(super) fn process(d: &mut [Delim], mut on_pair: impl FnMut(Pair)) {
-    let n = d.len();
-    for (k, x) in d.iter_mut().enumerate() {
-        x.prev = if k == 0 { NONE } else { k - 1 };
-        x.next = if k + 1 == n { NONE } else { k + 1 };
+impl Matcher {
+    /// Starts a paragraph: delimiters pair only within one (I6).
+    pub(super) fn reset(&mut self) {
+        self.stack.clear();
+        self.bottom = [0; 18];
     }
-    // openers_bottom: per (kind, closer can open, orig % 3), openers at or below this index
-    // are known not to match; NONE means no bound.
-    let mut bottom = [NONE; 18];
-    let mut closer = if n == 0 { NONE } else { 0 };
-    while let Some(c) = d.get(closer).copied() {
-        let ci = closer;
-        if !c.can_close {
-            closer = c.next;
-            continue;
-        }
-        let key = kind(c.ch) * 6 + usize::from(c.can_open) * 3 + c.orig % 3;
-        let floor = bottom.get(key).copied().unwrap_or(NONE);
-        let mut found = NONE;
-        let mut o = c.prev;
-        while let Some(op) = d.get(o) {
-            if floor != NONE && o <= floor {
-                break;
-            }
-            if op.ch == c.ch && op.can_open {
-                let odd_match = c.ch != b'~'
-                    && (c.can_open || op.can_close)
-                    && c.orig % 3 != 0
-                    && (op.orig + c.orig) % 3 == 0;
-                if !odd_match {
-                    found = o;
-                    break;
-                }
-            }
-            o = op.prev;
-        }
-        if found == NONE {
-            if let Some(slot) = bottom.get_mut(key) {
-                *slot = c.prev;
-            }
-            closer = c.next;
-            if !c.can_open {
-                unlink(d, ci);
-            }
-            continue;
-        }
-        let opener_count = d.get(found).map_or(0, |x| x.count);
-        let (used, code) = match c.ch {
-            b'~' => (2, StyleCode::Strike),
-            _ if c.count >= 2 && opener_count >= 2 => (2, StyleCode::Bold),
-            _ => (1, StyleCode::Italic),
-        };
-        on_pair(Pair {
-            opener: d.get(found).map_or(0, |x| x.tok),
-            closer: c.tok,
-            code,
-            used,
-        });
-        // Delimiters between opener and closer are removed from the stack.
-        if let Some(x) = d.get_mut(found) {
-            x.count -= used;
-            x.next = ci;
-        }
-        let remaining = match d.get_mut(ci) {
-            Some(x) => {
-                x.count -= used;
-                x.prev = found;
-                x.count
-            }
-            None => 0,
-        };
-        if opener_count == used {
-            unlink(d, found);
-        }
-        if remaining == 0 {
-            closer = d.get(ci).map_or(NONE, |x| x.next);
-            unlink(d, ci);
-        }
-    }
-}
 
-fn unlink(d: &mut [Delim], k: usize) {
-    let Some(&x) = d.get(k) else { return };
-    if let Some(p) = d.get_mut(x.prev) {
-        p.next = x.next;
+    pub(super) fn shrink_to(&mut self, n: usize) {
+        self.stack.shrink_to(n);
     }
-    if let Some(nx) = d.get_mut(x.next) {
-        nx.prev = x.prev;
+
+    /// Matches the next run of the paragraph (read in source order, starting at byte `at`),
+    /// recording it and its events, and those of the openers it closes, in `marks`.
+    pub(super) fn run(
+        &mut self,
+        at: usize,
+        ch: u8,
+        len: usize,
+        can_open: bool,
+        can_close: bool,
+        marks: &mut Marks,
+    ) {
+        let me = marks.push(at, DELIM);
+        let mut count = len;
+        let orig_mod3 = (len % 3) as u8;
+        if can_close {
+            let key = kind(ch) * 6 + usize::from(can_open) * 3 + len % 3;
+            while count > 0 {
+                let floor = self.bottom.get(key).copied().unwrap_or(0);
+                let found = self
+                    .stack
+                    .get(floor..)
+                    .unwrap_or_default()
+                    .iter()
+                    .rposition(|o| {
+                        o.ch == ch
+                            && !(ch != b'~'
+                                && (can_open || o.can_close)
+                                && len % 3 != 0
+                                && (usize::from(o.orig_mod3) + len) % 3 == 0)
+                    })
+                    .map(|k| k + floor);
+                let Some(at) = found else {
+                    if let Some(b) = self.bottom.get_mut(key) {
+                        *b = self.stack.len();
+                    }
+                    break;
+                };
+                // delimiters between opener and closer leave the stack
+                self.truncate(at + 1);
+                let Some(opener) = self.stack.last_mut() else {
+                    break;
+                };
+                let two = ch == b'~' || (count >= 2 && opener.count >= 2);
+                let used = if two { 2 } else { 1 };
+                opener.count = opener.count.saturating_sub(used as u32);
+                let (run, done) = (opener.run, opener.count == 0);
+                marks.update(run, |e| {
+                    if two {
+                        e.open_two += 1;
+                    } else {
+                        e.open_one += 1;
+                    }
+                });
+                marks.update(me, |e| {
+                    if two {
+                        e.close_two += 1;
+                    } else {
+                        e.close_one += 1;
+                    }
+                });
+                if done {
+                    self.truncate(at);
+                }
+                count -= used;
+            }
+        }
+        if can_open && count > 0 {
+            self.stack.push(Opener {
+                run: me,
+                count: pos32(count),
+                ch,
+                orig_mod3,
+                can_close,
+            });
+        }
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.stack.truncate(len);
+        for b in &mut self.bottom {
+            *b = (*b).min(len);
+        }
     }
 }
 
@@ -153,29 +326,48 @@ fn unlink(d: &mut [Delim], k: usize) {
 mod tests {
     use super::*;
 
+    fn events(runs: &[(u8, usize, bool, bool)]) -> Vec<Events> {
+        let mut m = Matcher::default();
+        let mut marks = Marks::default();
+        for (k, &(ch, len, o, c)) in runs.iter().enumerate() {
+            m.run(k, ch, len, o, c, &mut marks);
+        }
+        (0..runs.len())
+            .map(|k| match marks.kind(k) {
+                MarkKind::Delim(e) => e,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
     #[test]
     fn rule_of_three_and_partial_close() {
         // *foo**bar**baz*: runs 1(open), 2(both), 2(both), 1(close)
-        let mut d = [
-            Delim::new(0, b'*', 1, true, false),
-            Delim::new(1, b'*', 2, true, true),
-            Delim::new(2, b'*', 2, true, true),
-            Delim::new(3, b'*', 1, false, true),
-        ];
-        let mut pairs = Vec::new();
-        process(&mut d, |p| pairs.push((p.opener, p.closer, p.code)));
-        assert_eq!(pairs, [(1, 2, StyleCode::Bold), (0, 3, StyleCode::Italic)]);
+        let e = events(&[
+            (b'*', 1, true, false),
+            (b'*', 2, true, true),
+            (b'*', 2, true, true),
+            (b'*', 1, false, true),
+        ]);
+        assert_eq!(e[1].open_two, 1);
+        assert_eq!(e[2].close_two, 1);
+        assert_eq!((e[0].open_one, e[3].close_one), (1, 1));
     }
 
     #[test]
     fn strike_needs_its_own_kind() {
-        let mut d = [
-            Delim::new(0, b'~', 2, true, false),
-            Delim::new(1, b'*', 2, false, true),
-            Delim::new(2, b'~', 2, false, true),
-        ];
-        let mut pairs = Vec::new();
-        process(&mut d, |p| pairs.push((p.opener, p.closer, p.code)));
-        assert_eq!(pairs, [(0, 2, StyleCode::Strike)]);
+        let e = events(&[(b'~', 2, true, false), (b'*', 2, false, true), (b'~', 2, false, true)]);
+        assert_eq!((e[0].open_two, e[2].close_two), (1, 1));
+        assert!(e[1].is_empty());
+    }
+
+    #[test]
+    fn counts_past_the_packed_width_move_to_the_side_table() {
+        // one opener of 400 `*` closed by 200 runs of `**`
+        let mut runs = vec![(b'*', 400, true, false)];
+        runs.extend(std::iter::repeat_n((b'*', 2, false, true), 200));
+        let e = events(&runs);
+        assert_eq!(e[0].open_two, 200);
+        assert!(e[1..].iter().all(|x| x.close_two == 1));
     }
 }

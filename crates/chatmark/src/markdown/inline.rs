@@ -1,15 +1,29 @@
 //! Inline tokenizing of one paragraph (2.3): code spans (I1), escapes (I2), tags (I3),
 //! `*`/`_` runs (I4) and `~~` runs (I5) with their flanking, everything else text (I7).
-//! Left to right in one pass; code-span closers are found through a per-length index of the
-//! paragraph's backtick runs, so unmatched openers never rescan (L1).
-
-use std::collections::HashMap;
+//! Left to right in one pass, straight into a [`Sink`] (nothing is stored per token), so the
+//! analysis pass and the emission pass see exactly the same tokens; plain text is skipped
+//! by a byte-class table. Code-span closers are found through an index of the paragraph's
+//! backtick runs sorted by length, built at its first backtick, so unmatched openers never
+//! rescan (L1).
 
 use super::chars::{self, Class};
-use super::emphasis::Delim;
-use super::lines::Line;
-use super::{Kind, RunState, Token};
+use super::lines::{LineKind, Lines};
 use crate::vocab::{Spelling, Tag};
+use crate::StyleSet;
+
+/// The next byte at or after `from` (before `end`) that may start markup
+/// (`\\ ` * _ ~ { <`), or `end`: a byte-class table, which beats vectorised searches on chat
+/// text, where markup is a few bytes apart.
+#[inline]
+fn next_special(bytes: &[u8], from: usize, end: usize) -> usize {
+    bytes
+        .get(from..end)
+        .and_then(|s| {
+            s.iter()
+                .position(|&b| SPECIAL.get(usize::from(b)).copied().unwrap_or(false))
+        })
+        .map_or(end, |k| from + k)
+}
 
 /// Bytes that may start markup (a byte-class table); everything else is plain text.
 // Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
@@ -25,88 +39,105 @@ static SPECIAL: [bool; 256] = {
     t
 };
 
-/// The next byte at or after `from` (before `end`) that may start markup, or `end`.
-#[inline]
-fn next_special(bytes: &[u8], from: usize, end: usize) -> usize {
-    bytes
-        .get(from..end)
-        .and_then(|s| {
-            s.iter()
-                .position(|&b| SPECIAL.get(usize::from(b)).copied().unwrap_or(false))
-        })
-        .map_or(end, |k| from + k)
+/// What the tokenizer reports, in source order: only markup, never plain text (code spans,
+/// unmatched backticks and escaped characters are text, and so are not reported).
+pub(super) trait Sink {
+    /// A paragraph line begins; its content carries `codes` (P4).
+    fn line(&mut self, codes: StyleSet);
+    /// A backslash at `at` that escapes the next character (I2).
+    fn escape(&mut self, at: usize);
+    /// A `*`, `_` or `~~` run.
+    fn delim(&mut self, run: DelimRun);
+    /// An I3 tag at `start`, paired or not.
+    fn tag(&mut self, start: usize, tag: Tag, spelling: Spelling, closing: bool);
 }
 
-/// Index of the backtick runs of one paragraph by length, each with a forward-only cursor.
-#[derive(Default)]
-struct BacktickRuns {
-    by_len: HashMap<usize, (Vec<usize>, usize)>,
+/// A delimiter run as read, with its flanking (I4, I5).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DelimRun {
+    pub start: usize,
+    pub len: usize,
+    /// `*`, `_` or `~`.
+    pub ch: u8,
+    pub can_open: bool,
+    pub can_close: bool,
 }
 
-impl BacktickRuns {
-    fn collect(input: &[u8], lines: &[Line]) -> Self {
-        let mut runs = BacktickRuns::default();
-        for line in lines {
-            let (mut i, end) = line.content;
+/// The backtick runs of one paragraph (maximal runs in line content, prefixes excluded) as
+/// `(length, start)`, sorted: the closer of a span is the first run of its length at or after
+/// a position (I1). Positions past 4 GiB saturate (inputs are far smaller).
+pub(super) struct Backticks<'v> {
+    runs: &'v mut Vec<(u32, u32)>,
+    built: bool,
+}
+
+fn pos32(p: usize) -> u32 {
+    u32::try_from(p).unwrap_or(u32::MAX)
+}
+
+impl<'v> Backticks<'v> {
+    pub(super) fn new(runs: &'v mut Vec<(u32, u32)>) -> Self {
+        runs.clear();
+        Backticks { runs, built: false }
+    }
+
+    /// Indexes the runs from `lines` (the current line first) to the paragraph's end.
+    fn build(&mut self, bytes: &[u8], from: usize, lines: Lines<'_>, current_end: usize) {
+        self.built = true;
+        let mut add = |start: usize, end: usize| {
+            let mut i = start;
             while i < end {
-                if input.get(i) != Some(&b'`') {
-                    i += 1;
-                    continue;
+                match bytes.get(i..end).and_then(|r| r.iter().position(|&b| b == b'`')) {
+                    Some(k) => i += k,
+                    None => break,
                 }
-                let n = run_len(input, i, end, b'`');
-                runs.by_len.entry(n).or_default().0.push(i);
+                let n = run_len(bytes, i, end, b'`');
+                self.runs.push((pos32(n), pos32(i)));
                 i += n;
             }
+        };
+        add(from, current_end);
+        for line in lines.take_while(|l| l.kind == LineKind::Text) {
+            add(line.content.0, line.content.1);
         }
-        runs
+        self.runs.sort_unstable();
     }
 
     /// Start of the first run of exactly `n` backticks starting at or after `from`.
-    fn next(&mut self, n: usize, from: usize) -> Option<usize> {
-        let (starts, cursor) = self.by_len.get_mut(&n)?;
-        while starts.get(*cursor).is_some_and(|&s| s < from) {
-            *cursor += 1;
-        }
-        starts.get(*cursor).copied()
+    fn closer(&self, n: usize, from: usize) -> Option<usize> {
+        let key = (pos32(n), pos32(from));
+        let k = self.runs.partition_point(|&r| r < key);
+        self.runs
+            .get(k)
+            .filter(|r| r.0 == key.0)
+            .map(|r| r.1 as usize)
     }
 }
 
-fn run_len(input: &[u8], from: usize, end: usize, b: u8) -> usize {
+pub(super) fn run_len(input: &[u8], from: usize, end: usize, b: u8) -> usize {
     input
         .get(from..end)
         .map_or(0, |r| r.iter().take_while(|&&x| x == b).count())
 }
 
-/// Tokenizes the paragraph made of `lines` (indices `first..` into the message's lines),
-/// appending to `tokens`, the paragraph's delimiter runs to `delims`, and their matching
-/// state to `runs`.
-pub(super) fn tokenize(
+/// Tokenizes the paragraph whose lines `lines` yields next (consecutive `Text` lines; it
+/// stops before the first other line), reporting to `sink`.
+pub(super) fn paragraph(
     input: &str,
-    lines: &[Line],
-    first: usize,
-    tokens: &mut Vec<Token>,
-    delims: &mut Vec<Delim>,
-    runs: &mut Vec<RunState>,
+    lines: &mut Lines<'_>,
+    ticks: &mut Backticks<'_>,
+    sink: &mut impl Sink,
 ) {
     let bytes = input.as_bytes();
-    let mut backticks: Option<BacktickRuns> = None;
     // End of the code span being copied, when one spans lines.
     let mut code_until: Option<usize> = None;
-    for (k, line) in lines.iter().enumerate() {
-        let ln = first + k;
+    while let Some(line) = lines.peek().filter(|l| l.kind == LineKind::Text) {
+        lines.next();
+        sink.line(line.codes);
         let (line_start, end) = line.content;
         let mut i = line_start;
-        let mut text_from = i;
-        let flush = |tokens: &mut Vec<Token>, from: usize, to: usize| {
-            if to > from {
-                tokens.push(Token::new(Kind::Text, from, to, ln));
-            }
-        };
         if let Some(stop) = code_until {
-            let to = stop.min(end);
-            flush(tokens, i, to);
-            i = to;
-            text_from = i;
+            i = stop.min(end);
             if stop <= end {
                 code_until = None;
             }
@@ -119,35 +150,27 @@ pub(super) fn tokenize(
             match b {
                 b'\\' => {
                     if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) && i + 1 < end {
-                        flush(tokens, text_from, i);
-                        tokens.push(Token::new(Kind::Text, i + 1, i + 2, ln));
+                        sink.escape(i);
                         i += 2;
-                        text_from = i;
                     } else {
                         i += 1;
                     }
                 }
                 b'`' => {
                     let n = run_len(bytes, i, end, b'`');
-                    let runs = backticks.get_or_insert_with(|| BacktickRuns::collect(bytes, lines));
-                    match runs.next(n, i + n) {
+                    if !ticks.built {
+                        ticks.build(bytes, i, *lines, end);
+                    }
+                    match ticks.closer(n, i + n) {
                         Some(close) => {
-                            flush(tokens, text_from, i);
                             let stop = close + n;
-                            let to = stop.min(end);
-                            flush(tokens, i, to);
                             if stop > end {
                                 code_until = Some(stop);
                             }
-                            i = to;
+                            i = stop.min(end);
                         }
-                        None => {
-                            flush(tokens, text_from, i);
-                            flush(tokens, i, i + n);
-                            i += n;
-                        }
+                        None => i += n,
                     }
-                    text_from = i;
                 }
                 b'*' | b'_' | b'~' => {
                     let n = run_len(bytes, i, end, b);
@@ -155,7 +178,6 @@ pub(super) fn tokenize(
                         i += n;
                         continue;
                     }
-                    flush(tokens, text_from, i);
                     let prev = chars::before(input, i, line_start);
                     let next = chars::after(input, i + n, end);
                     let left = next != Class::Whitespace
@@ -170,35 +192,30 @@ pub(super) fn tokenize(
                     } else {
                         (left, right)
                     };
-                    let tok = tokens.len();
-                    tokens.push(Token::new(Kind::Delim(runs.len()), i, i + n, ln));
-                    runs.push(RunState::default());
-                    delims.push(Delim::new(tok, b, n, can_open, can_close));
+                    sink.delim(DelimRun {
+                        start: i,
+                        len: n,
+                        ch: b,
+                        can_open,
+                        can_close,
+                    });
                     i += n;
-                    text_from = i;
                 }
                 _ => match tag_at(bytes, i, end) {
                     Some((len, tag, spelling, closing)) => {
-                        flush(tokens, text_from, i);
-                        let kind = Kind::tag(tag, spelling, closing);
-                        tokens.push(Token::new(kind, i, i + len, ln));
+                        sink.tag(i, tag, spelling, closing);
                         i += len;
-                        text_from = i;
                     }
                     None => i += 1,
                 },
             }
-        }
-        flush(tokens, text_from, end);
-        if line.end > end {
-            tokens.push(Token::new(Kind::Break, end, line.end, ln));
         }
     }
 }
 
 /// Reads `{name}`, `{/name}`, `<name>` or `</name>` at `i` (I3): its length, tag, spelling
 /// and whether it closes.
-fn tag_at(bytes: &[u8], i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
+pub(super) fn tag_at(bytes: &[u8], i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
     let spelling = Spelling::opened_by(*bytes.get(i)?)?;
     let closing = bytes.get(i + 1) == Some(&b'/');
     let name_start = i + 1 + usize::from(closing);

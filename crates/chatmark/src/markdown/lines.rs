@@ -29,22 +29,65 @@ pub(super) struct Line {
     pub codes: StyleSet,
 }
 
-/// Splits `input` into lines and classifies them, into `lines` (cleared first).
-pub(super) fn scan(input: &str, lines: &mut Vec<Line>) {
-    lines.clear();
-    let bytes = input.as_bytes();
-    let mut fence: Option<usize> = None; // backtick count of the open fence
-    let mut start = 0;
-    while start < bytes.len() {
-        let nl = input
+/// The lines of a message in order, classified (a fence's state carried along): cheap to
+/// copy, so a pass can look ahead or a second pass can re-read a region from its start.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lines<'a> {
+    input: &'a str,
+    /// First byte of the next line.
+    pos: usize,
+    /// Backtick count of the open fence.
+    fence: Option<usize>,
+    /// The next line, once [`Lines::peek`] has read it.
+    peeked: Option<Line>,
+}
+
+impl<'a> Lines<'a> {
+    pub(super) fn new(input: &'a str) -> Self {
+        Lines {
+            input,
+            pos: 0,
+            fence: None,
+            peeked: None,
+        }
+    }
+
+    /// The next line, without consuming it.
+    pub(super) fn peek(&mut self) -> Option<Line> {
+        if self.peeked.is_none() {
+            self.peeked = self.read();
+        }
+        self.peeked
+    }
+}
+
+impl Iterator for Lines<'_> {
+    type Item = Line;
+
+    fn next(&mut self) -> Option<Line> {
+        self.peeked.take().or_else(|| self.read())
+    }
+}
+
+impl Lines<'_> {
+    /// Reads the line at `pos`.
+    fn read(&mut self) -> Option<Line> {
+        let bytes = self.input.as_bytes();
+        let start = self.pos;
+        if start >= bytes.len() {
+            return None;
+        }
+        let nl = self
+            .input
             .get(start..)
-            .and_then(|rest| rest.find('\n'))
+            .and_then(|rest| memchr::memchr(b'\n', rest.as_bytes()))
             .map(|k| start + k);
         let (content_end, end) = match nl {
             Some(n) if n > start && bytes.get(n - 1) == Some(&b'\r') => (n - 1, n + 1),
             Some(n) => (n, n + 1),
             None => (bytes.len(), bytes.len()),
         };
+        self.pos = end;
         let raw = bytes.get(start..content_end).unwrap_or_default();
         let mut line = Line {
             start,
@@ -53,14 +96,14 @@ pub(super) fn scan(input: &str, lines: &mut Vec<Line>) {
             kind: LineKind::Text,
             codes: StyleSet::EMPTY,
         };
-        if let Some(open) = fence {
+        if let Some(open) = self.fence {
             line.kind = LineKind::Verbatim;
             if closes_fence(raw, open) {
-                fence = None;
+                self.fence = None;
             }
         } else if let Some(n) = opens_fence(raw) {
             line.kind = LineKind::Verbatim;
-            fence = Some(n);
+            self.fence = Some(n);
         } else if raw.iter().all(|&b| b == b' ') {
             line.kind = LineKind::Blank;
             line.content = (content_end, content_end);
@@ -69,8 +112,7 @@ pub(super) fn scan(input: &str, lines: &mut Vec<Line>) {
             line.content.0 = start + skip;
             line.codes = codes;
         }
-        lines.push(line);
-        start = end;
+        Some(line)
     }
 }
 
@@ -211,8 +253,7 @@ mod tests {
 
     #[test]
     fn lines_keep_crlf_in_break() {
-        let mut l = Vec::new();
-        scan("a\r\n\r\nb\rc", &mut l);
+        let l: Vec<Line> = Lines::new("a\r\n\r\nb\rc").collect();
         assert_eq!(l.len(), 3);
         assert_eq!((l[0].content, l[0].end), ((0, 1), 3));
         assert_eq!(l[1].kind, LineKind::Blank);

@@ -1,7 +1,11 @@
-//! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7): one pass over the lines, then per
-//! region (the text between fences) one token pass per paragraph, emphasis matched per
-//! paragraph, tags paired per region, and one emission sweep into the shared run builder.
-//! Nothing recurses and every step is linear in the input (L1).
+//! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7) in two passes over the message. The
+//! analysis pass reads the lines (prefixes, fences), tokenizes each paragraph into the
+//! online emphasis matcher (I4–I6) and pairs the tags of each region (I3), leaving one
+//! [`Mark`] (8 bytes) per markup token: delimiter runs with the pairs they take part in,
+//! tags with their partners, escapes. Plain text is never stored. The emission pass reads
+//! the lines again and walks the marks, copying the text between them and writing runs
+//! straight into the shared run builder, sized once from what the analysis counted.
+//! Nothing recurses and both passes are linear in the input (L1).
 
 pub(crate) mod chars;
 mod emphasis;
@@ -14,74 +18,9 @@ use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span};
 use crate::vocab::{Spelling, Tag};
 use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
-use emphasis::{Delim, Pair};
-use lines::LineKind;
-
-/// Per-flag-slot event counts of a delimiter run (`b i u s`, [`StyleCode::slot`]; the
-/// delimiters make `b`, `i` and `s`).
-type Counts = [usize; 4];
-
-/// One inline token of a region. Byte range `start..end` of the input.
-#[derive(Clone, Copy, Debug)]
-struct Token {
-    start: usize,
-    end: usize,
-    /// Index of the line the token sits on (for its line codes).
-    line: usize,
-    kind: Kind,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    /// Literal text: plain runs, escaped characters, code spans, unmatched backtick runs.
-    Text,
-    /// A line break (`\n` or `\r\n`): carries inline codes only (1.3).
-    Break,
-    /// A `*`, `_` or `~~` run; its matching state is `Parser::runs[index]`.
-    Delim(usize),
-    /// An I3 tag; `partner` is the index of the matching tag, if any.
-    Tag {
-        tag: Tag,
-        spelling: Spelling,
-        closing: bool,
-        /// For a matched opening tag: its closing tag has been passed (emission sweep).
-        ended: bool,
-        partner: Option<usize>,
-    },
-}
-
-/// Matching state of one delimiter run: `[closing-used | literal | opening-used]`, and how
-/// many pairs of each code it closes and opens.
-#[derive(Clone, Copy, Debug, Default)]
-struct RunState {
-    close_used: usize,
-    open_used: usize,
-    closes: Counts,
-    opens: Counts,
-}
-
-impl Kind {
-    const fn tag(tag: Tag, spelling: Spelling, closing: bool) -> Kind {
-        Kind::Tag {
-            tag,
-            spelling,
-            closing,
-            partner: None,
-            ended: false,
-        }
-    }
-}
-
-impl Token {
-    const fn new(kind: Kind, start: usize, end: usize, line: usize) -> Token {
-        Token {
-            start,
-            end,
-            line,
-            kind,
-        }
-    }
-}
+use emphasis::{Mark, MarkKind, Marks, Matcher};
+use inline::{Backticks, DelimRun, Sink};
+use lines::{LineKind, Lines};
 
 /// Parses `input` in markdown mode (spec section 2). Never fails: bad markup is text.
 ///
@@ -98,7 +37,7 @@ impl Token {
 /// assert_eq!(codes, [vec!["b", "lst_1"], vec!["lst_1"], vec!["c_db342e", "lst_1"]]);
 /// ```
 pub fn parse_markdown(input: &str) -> Formatted {
-    parse(input).0
+    parse(input, false).0
 }
 
 /// Parses `input` in markdown mode and also returns diagnostics (unmatched tags, L3) with
@@ -113,7 +52,7 @@ pub fn parse_markdown(input: &str) -> Formatted {
 /// assert_eq!((diags[0].start, diags[0].len), (1, 6));
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
-    let (f, notes) = parse(input);
+    let (f, notes) = parse(input, true);
     (f, to_diagnostics_md(input, notes))
 }
 
@@ -129,17 +68,17 @@ fn to_diagnostics_md(input: &str, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
 /// message costs no allocation beyond its result once the buffers have grown.
 #[derive(Default)]
 struct Scratch {
-    lines: Vec<lines::Line>,
-    /// Tokens of the current region.
-    tokens: Vec<Token>,
-    /// Delimiter runs of the current paragraph.
-    delims: Vec<Delim>,
-    /// Matching state of the region's delimiter runs, indexed by `Kind::Delim`.
-    runs: Vec<RunState>,
-    /// Open tags of the current region, per tag and spelling (I3).
-    open_tags: [[Vec<usize>; 2]; Tag::COUNT],
-    /// The emission sweep's open matched tags, per inline slot.
-    active: Active,
+    /// The markup tokens of the message, in source order.
+    marks: Marks,
+    /// The emphasis matcher of the current paragraph.
+    matcher: Matcher,
+    /// Unpaired opening tags of the current region (their marks), per tag and spelling (I3).
+    open_tags: [[Vec<u32>; 2]; Tag::COUNT],
+    /// The backtick runs of the current paragraph (I1).
+    ticks: Vec<(u32, u32)>,
+    /// The emission pass's open matched tags (mark, code), per inline slot, by opening
+    /// order; the innermost open one of a slot wins (1.3).
+    slots: [Vec<(u32, StyleCode)>; INLINE_SLOTS],
 }
 
 impl Scratch {
@@ -151,13 +90,13 @@ impl Scratch {
             v.clear();
             v.shrink_to(Scratch::KEEP);
         }
-        trim(&mut self.lines);
-        trim(&mut self.tokens);
-        trim(&mut self.delims);
-        trim(&mut self.runs);
+        self.marks.clear();
+        self.marks.shrink_to(Scratch::KEEP);
+        self.matcher.reset();
+        self.matcher.shrink_to(Scratch::KEEP);
         self.open_tags.iter_mut().flatten().for_each(trim);
-        self.active.counts = Counts::default();
-        self.active.tags.iter_mut().for_each(trim);
+        trim(&mut self.ticks);
+        self.slots.iter_mut().for_each(trim);
     }
 }
 
@@ -165,10 +104,11 @@ thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
 }
 
-/// Runs the parser with this thread's scratch buffers (fresh ones if they are in use).
-fn parse(input: &str) -> (Formatted, Vec<Note<()>>) {
+/// Runs the parser with this thread's scratch buffers (fresh ones if they are in use);
+/// diagnostics are collected only when `notes` is asked for.
+fn parse(input: &str, notes: bool) -> (Formatted, Vec<Note<()>>) {
     let run = |scratch: &mut Scratch| {
-        let out = Parser::new(input, scratch).run();
+        let out = run(input, scratch, notes);
         scratch.reset();
         out
     };
@@ -180,273 +120,267 @@ fn parse(input: &str) -> (Formatted, Vec<Note<()>>) {
         .unwrap_or_else(|_| run(&mut Scratch::default()))
 }
 
-struct Parser<'a, 's> {
+fn run(input: &str, s: &mut Scratch, want_notes: bool) -> (Formatted, Vec<Note<()>>) {
+    // Marks hold 32-bit positions: a message past 4 GiB (far beyond any limit) stays text.
+    if u32::try_from(input.len()).is_err() {
+        let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+        out.push_str(input, StyleSet::EMPTY);
+        return (out.finish(), Vec::new());
+    }
+    let runs = analyze(input, s);
+    let mut emit = Emit {
+        input,
+        out: FormattedBuilder::with_capacity(input.len(), runs.min(input.len())),
+        s,
+        next: 0,
+        counts: [0; 4],
+        inline: StyleSet::EMPTY,
+        codes: StyleSet::EMPTY,
+        notes: Vec::new(),
+        want_notes,
+    };
+    for line in Lines::new(input) {
+        match line.kind {
+            LineKind::Verbatim => {
+                let raw = input.get(line.start..line.end).unwrap_or("");
+                emit.out.push_str(raw, StyleSet::EMPTY);
+            }
+            LineKind::Blank => {
+                let raw = input.get(line.content.1..line.end).unwrap_or("");
+                emit.out.push_str(raw, emit.inline);
+            }
+            LineKind::Text => {
+                emit.codes = line.codes;
+                emit.content(line.content.0, line.content.1);
+                let raw = input.get(line.content.1..line.end).unwrap_or("");
+                emit.out.push_str(raw, emit.inline);
+            }
+        }
+    }
+    (emit.out.finish(), emit.notes)
+}
+
+/// The analysis pass: matches every paragraph's delimiter runs and pairs every region's
+/// tags into the scratch marks; returns the number of runs the emission pass most likely
+/// writes (one per pair, per line with line codes and per verbatim line, one more), so the
+/// result is allocated once; nested pairs may need more, and the vector then grows.
+fn analyze(input: &str, s: &mut Scratch) -> usize {
+    let mut lines = Lines::new(input);
+    let mut bound = 1usize;
+    let mut ticks = core::mem::take(&mut s.ticks);
+    let mut a = Analyze { s, bound: 0 };
+    while let Some(line) = lines.peek() {
+        match line.kind {
+            LineKind::Verbatim => {
+                lines.next();
+                bound += 1;
+                // F3: tags pair only within a region
+                a.s.open_tags.iter_mut().flatten().for_each(Vec::clear);
+            }
+            LineKind::Blank => {
+                lines.next();
+            }
+            LineKind::Text => {
+                a.s.matcher.reset();
+                inline::paragraph(input, &mut lines, &mut Backticks::new(&mut ticks), &mut a);
+            }
+        }
+    }
+    bound = bound.saturating_add(a.bound);
+    s.ticks = ticks;
+    bound.saturating_add(s.marks.pairs())
+}
+
+/// The analysis pass's sink.
+struct Analyze<'s> {
+    s: &'s mut Scratch,
+    /// Runs the emission may start at lines with line codes.
+    bound: usize,
+}
+
+impl Sink for Analyze<'_> {
+    fn line(&mut self, codes: StyleSet) {
+        if !codes.is_empty() {
+            self.bound = self.bound.saturating_add(1);
+        }
+    }
+
+    fn escape(&mut self, at: usize) {
+        self.s.marks.push_escape(at);
+    }
+
+    fn delim(&mut self, d: DelimRun) {
+        self.s.matcher.run(
+            d.start,
+            d.ch,
+            d.len,
+            d.can_open,
+            d.can_close,
+            &mut self.s.marks,
+        );
+    }
+
+    fn tag(&mut self, start: usize, tag: Tag, spelling: Spelling, closing: bool) {
+        let me = self.s.marks.push_tag(start);
+        let Some(stack) = self
+            .s
+            .open_tags
+            .get_mut(tag.index())
+            .and_then(|t| t.get_mut(spelling.index()))
+        else {
+            return;
+        };
+        if !closing {
+            stack.push(me);
+        } else if let Some(opener) = stack.pop() {
+            self.s.marks.pair(opener, me);
+        }
+    }
+}
+
+/// The emission pass: the inline state (1.3) and the output.
+struct Emit<'a, 's> {
     input: &'a str,
     out: FormattedBuilder,
     s: &'s mut Scratch,
+    /// Index of the next mark.
+    next: usize,
+    /// Open delimiter pairs per flag slot (`b i u s`).
+    counts: [usize; 4],
+    /// The inline codes in force, and the current line's codes.
+    inline: StyleSet,
+    codes: StyleSet,
     notes: Vec<Note<()>>,
+    want_notes: bool,
 }
 
-impl<'a, 's> Parser<'a, 's> {
-    fn new(input: &'a str, s: &'s mut Scratch) -> Self {
-        lines::scan(input, &mut s.lines);
-        Parser {
-            input,
-            out: FormattedBuilder::with_capacity(input.len()),
-            s,
-            notes: Vec::new(),
-        }
-    }
-
-    fn run(mut self) -> (Formatted, Vec<Note<()>>) {
-        let mut i = 0;
-        while let Some(line) = self.s.lines.get(i).copied() {
-            match line.kind {
-                LineKind::Verbatim => {
-                    self.flush_region();
-                    let raw = self.input.get(line.start..line.end).unwrap_or("");
-                    self.out.push_str(raw, StyleSet::EMPTY);
-                    i += 1;
-                }
-                LineKind::Blank => {
-                    if line.end > line.content.1 {
-                        self.s
-                            .tokens
-                            .push(Token::new(Kind::Break, line.content.1, line.end, i));
-                    }
-                    i += 1;
-                }
-                LineKind::Text => {
-                    let para_end = self
-                        .s
-                        .lines
-                        .get(i..)
-                        .and_then(|rest| rest.iter().position(|l| l.kind != LineKind::Text))
-                        .map_or(self.s.lines.len(), |k| i + k);
-                    self.paragraph(i, para_end);
-                    i = para_end;
-                }
-            }
-        }
-        self.flush_region();
-        (self.out.finish(), self.notes)
-    }
-
-    /// Tokenizes one paragraph into the region and matches its emphasis (I4–I6).
-    fn paragraph(&mut self, first: usize, end: usize) {
-        let lines = self.s.lines.get(first..end).unwrap_or_default();
-        let tok_base = self.s.tokens.len();
-        self.s.delims.clear();
-        inline::tokenize(
-            self.input,
-            lines,
-            first,
-            &mut self.s.tokens,
-            &mut self.s.delims,
-            &mut self.s.runs,
-        );
-        let (tokens, runs) = (&self.s.tokens, &mut self.s.runs);
-        let state = |tok: usize| match tokens.get(tok).map(|t| t.kind) {
-            Some(Kind::Delim(r)) => Some(r),
-            _ => None,
-        };
-        emphasis::process(&mut self.s.delims, |p: Pair| {
-            let slot = p.code.slot();
-            if let Some(r) = state(p.opener).and_then(|r| runs.get_mut(r)) {
-                r.open_used += p.used;
-                if let Some(n) = r.opens.get_mut(slot) {
-                    *n += 1;
-                }
-            }
-            if let Some(r) = state(p.closer).and_then(|r| runs.get_mut(r)) {
-                r.close_used += p.used;
-                if let Some(n) = r.closes.get_mut(slot) {
-                    *n += 1;
-                }
-            }
-        });
-        self.pair_tags(tok_base);
-    }
-
-    /// Pairs the tags among `tokens[from..]` with the region's open tags (I3).
-    fn pair_tags(&mut self, from: usize) {
-        for k in from..self.s.tokens.len() {
-            let Some(Token {
-                kind:
-                    Kind::Tag {
-                        tag,
-                        spelling,
-                        closing,
-                        ..
-                    },
-                ..
-            }) = self.s.tokens.get(k).copied()
-            else {
-                continue;
-            };
-            let Some(stack) = self
-                .s
-                .open_tags
-                .get_mut(tag.index())
-                .and_then(|s| s.get_mut(spelling.index()))
-            else {
-                continue;
-            };
-            if !closing {
-                stack.push(k);
-            } else if let Some(opener) = stack.pop() {
-                for (a, b) in [(opener, k), (k, opener)] {
-                    if let Some(Kind::Tag { partner, .. }) =
-                        self.s.tokens.get_mut(a).map(|t| &mut t.kind)
-                    {
-                        *partner = Some(b);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Emits the region's tokens with their styles and clears it (1.3 combining).
-    fn flush_region(&mut self) {
-        let mut tokens = core::mem::take(&mut self.s.tokens);
-        let mut active = core::mem::take(&mut self.s.active);
-        let mut inline = StyleSet::EMPTY;
-        let mut dirty = true;
-        for k in 0..tokens.len() {
-            let Some(tok) = tokens.get(k).copied() else {
+impl<'a> Emit<'a, '_> {
+    /// Writes the content `start..end` of a paragraph line: the text between its marks, and
+    /// each mark's effect.
+    fn content(&mut self, start: usize, end: usize) {
+        let mut pos = start;
+        while let Some(Mark { at, .. }) = self.s.marks.get(self.next) {
+            let at = at as usize;
+            if at >= end {
                 break;
+            }
+            let k = self.next;
+            self.next += 1;
+            self.text(pos, at);
+            pos = match self.s.marks.kind(k) {
+                // I2: the backslash goes, the character it escapes is text
+                MarkKind::Escape => at + 1,
+                MarkKind::Delim(e) => self.delim(at, end, e),
+                MarkKind::Tag { partner, .. } => self.tag(k, at, end, partner),
             };
-            let run = match tok.kind {
-                Kind::Delim(r) => self.s.runs.get(r).copied().unwrap_or_default(),
-                Kind::Text | Kind::Break | Kind::Tag { .. } => RunState::default(),
+        }
+        self.text(pos, end);
+    }
+
+    /// Writes `start..end` with the inline codes and the line's codes.
+    fn text(&mut self, start: usize, end: usize) {
+        if end > start {
+            let set = self.inline.with(self.codes);
+            self.out.push_str(self.raw(start, end), set);
+        }
+    }
+
+    fn raw(&self, start: usize, end: usize) -> &'a str {
+        self.input.get(start..end).unwrap_or("")
+    }
+
+    /// A delimiter run at `at`: its closes, its literal middle, its opens
+    /// (`[closing-used | literal | opening-used]`). Returns where the text resumes.
+    fn delim(&mut self, at: usize, end: usize, e: emphasis::Events) -> usize {
+        let bytes = self.input.as_bytes();
+        let ch = bytes.get(at).copied().unwrap_or(b'*');
+        let len = inline::run_len(bytes, at, end, ch);
+        let (two, one) = match ch {
+            b'~' => (StyleCode::Strike, StyleCode::Strike),
+            _ => (StyleCode::Bold, StyleCode::Italic),
+        };
+        if e.close_two | e.close_one != 0 {
+            self.add(two, e.close_two, false);
+            self.add(one, e.close_one, false);
+            self.restyle();
+        }
+        let (close, open) = (e.close_used(), e.open_used());
+        let lit = len.saturating_sub(close + open);
+        self.text(at + close, at + close + lit);
+        if e.open_two | e.open_one != 0 {
+            self.add(two, e.open_two, true);
+            self.add(one, e.open_one, true);
+            self.restyle();
+        }
+        at + len
+    }
+
+    fn add(&mut self, code: StyleCode, n: u32, up: bool) {
+        if let Some(c) = self.counts.get_mut(code.slot()) {
+            *c = if up {
+                c.saturating_add(n as usize)
+            } else {
+                c.saturating_sub(n as usize)
             };
-            active.close(&mut tokens, tok.kind, run);
-            // The inline set changes only at delimiter and tag tokens (their events come
-            // before their text and after it): recompute it there and right after.
-            let eventful = matches!(tok.kind, Kind::Delim(_) | Kind::Tag { .. });
-            if eventful || dirty {
-                inline = active.style(&tokens);
-            }
-            dirty = eventful;
-            self.emit(k, tok, run, inline, &mut active);
-        }
-        tokens.clear();
-        self.s.tokens = tokens;
-        active.counts = Counts::default();
-        active.tags.iter_mut().for_each(Vec::clear);
-        self.s.active = active;
-        self.s.runs.clear();
-        self.s.open_tags.iter_mut().flatten().for_each(Vec::clear);
-    }
-
-    /// Writes token `k` (its literal text, if any) with `inline` and its line's codes, then
-    /// applies the events that follow its text: the opens of a delimiter run or a matched
-    /// opening tag. An unmatched tag is text and a diagnostic (L3).
-    fn emit(&mut self, k: usize, tok: Token, run: RunState, inline: StyleSet, active: &mut Active) {
-        let line_codes = self
-            .s
-            .lines
-            .get(tok.line)
-            .map_or(StyleSet::EMPTY, |l| l.codes);
-        let raw = self.input.get(tok.start..tok.end).unwrap_or("");
-        match tok.kind {
-            Kind::Text => self.out.push_str(raw, inline.with(line_codes)),
-            Kind::Break => self.out.push_str(raw, inline),
-            Kind::Delim(_) => {
-                let lit = raw.len().saturating_sub(run.close_used + run.open_used);
-                let s = raw.get(run.close_used..run.close_used + lit).unwrap_or("");
-                self.out.push_str(s, inline.with(line_codes));
-                for (c, d) in active.counts.iter_mut().zip(run.opens) {
-                    *c += d;
-                }
-            }
-            Kind::Tag {
-                tag,
-                closing,
-                partner,
-                ..
-            } => match partner {
-                Some(_) if !closing => {
-                    if let Some(stack) = active.tags.get_mut(tag.code().slot()) {
-                        stack.push(k);
-                    }
-                }
-                Some(_) => {}
-                None => {
-                    self.out.push_str(raw, inline.with(line_codes));
-                    self.notes.push(Note {
-                        span: Span::new(tok.start, tok.end),
-                        code: if closing {
-                            DiagnosticCode::UnmatchedClosingTag
-                        } else {
-                            DiagnosticCode::UnclosedTag
-                        },
-                        detail: (),
-                    });
-                }
-            },
-        }
-    }
-}
-
-/// The inline state of the emission sweep: open delimiter pairs per flag slot, and per
-/// inline slot the matched opening tags still open, by opening order; the innermost (last
-/// opened, still open) tag of a slot wins (1.3), and tags need not nest (I3).
-#[derive(Debug, Default)]
-struct Active {
-    counts: Counts,
-    tags: [Vec<usize>; INLINE_SLOTS],
-}
-
-impl Active {
-    /// Applies the events that come before a token's text: the closes of a delimiter run,
-    /// or a matched closing tag (its opener ends; ended openers leave the top of its slot).
-    fn close(&mut self, tokens: &mut [Token], kind: Kind, run: RunState) {
-        match kind {
-            Kind::Delim(_) => {
-                for (c, d) in self.counts.iter_mut().zip(run.closes) {
-                    *c = c.saturating_sub(d);
-                }
-            }
-            Kind::Tag {
-                tag,
-                closing: true,
-                partner: Some(opener),
-                ..
-            } => {
-                if let Some(Kind::Tag { ended, .. }) = tokens.get_mut(opener).map(|t| &mut t.kind) {
-                    *ended = true;
-                }
-                if let Some(stack) = self.tags.get_mut(tag.code().slot()) {
-                    while stack.last().is_some_and(|&o| {
-                        matches!(
-                            tokens.get(o).map(|t| t.kind),
-                            Some(Kind::Tag { ended: true, .. })
-                        )
-                    }) {
-                        stack.pop();
-                    }
-                }
-            }
-            Kind::Text | Kind::Break | Kind::Tag { .. } => {}
         }
     }
 
-    /// The inline codes in force.
-    fn style(&self, tokens: &[Token]) -> StyleSet {
+    /// Tag mark `k` at `at`: text and a diagnostic when unpaired (L3), else it opens or
+    /// closes its code. Returns where the text resumes.
+    fn tag(&mut self, k: usize, at: usize, end: usize, partner: Option<u32>) -> usize {
+        let Some((len, tag, _, closing)) = inline::tag_at(self.input.as_bytes(), at, end) else {
+            return at;
+        };
+        let Some(partner) = partner else {
+            self.text(at, at + len);
+            if self.want_notes && self.notes.len() < crate::utf16::MAX_DIAGNOSTICS {
+                self.notes.push(Note {
+                    span: Span::new(at, at + len),
+                    code: if closing {
+                        DiagnosticCode::UnmatchedClosingTag
+                    } else {
+                        DiagnosticCode::UnclosedTag
+                    },
+                    detail: (),
+                });
+            }
+            return at + len;
+        };
+        let code = tag.code();
+        let me = u32::try_from(k).unwrap_or(u32::MAX);
+        if !closing {
+            if let Some(stack) = self.s.slots.get_mut(code.slot()) {
+                stack.push((me, code));
+            }
+        } else {
+            self.s.marks.end_tag(partner);
+            let marks = &self.s.marks;
+            if let Some(stack) = self.s.slots.get_mut(code.slot()) {
+                while stack.last().is_some_and(|&(o, _)| {
+                    matches!(marks.kind(o as usize), MarkKind::Tag { ended: true, .. })
+                }) {
+                    stack.pop();
+                }
+            }
+        }
+        self.restyle();
+        at + len
+    }
+
+    /// Recomputes the inline codes: delimiter pairs, then the innermost open tag of each
+    /// inline slot (tags need not nest, I3).
+    fn restyle(&mut self) {
         let mut set = StyleSet::EMPTY;
         for (c, code) in self.counts.iter().zip(StyleCode::FLAGS) {
             if *c > 0 {
                 set.insert(code);
             }
         }
-        for stack in &self.tags {
-            if let Some(Kind::Tag { tag, .. }) =
-                stack.last().and_then(|&o| tokens.get(o)).map(|t| t.kind)
-            {
-                set.insert(tag.code());
+        for stack in &self.s.slots {
+            if let Some(&(_, code)) = stack.last() {
+                set.insert(code);
             }
         }
-        set
+        self.inline = set;
     }
 }

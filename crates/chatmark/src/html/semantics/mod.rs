@@ -206,7 +206,7 @@ impl<'a> Semantics<'a> {
         Semantics {
             input,
             out: Out {
-                b: FormattedBuilder::with_capacity(input.len()),
+                b: FormattedBuilder::with_capacity(input.len(), 0),
                 cr: None,
             },
             elems: Vec::new(),
