@@ -1,5 +1,9 @@
-//! Inputs shared by the criterion benches (`benches/engine.rs`) and the profiling driver
-//! (`src/bin/profile.rs`), so both measure exactly the same work.
+//! Inputs shared by the criterion benches (`benches/engine.rs`), the profiling driver
+//! (`src/bin/profile.rs`) and the memory figures (`src/bin/memory.rs`, `tests/memory.rs`),
+//! so all measure exactly the same work; and the counting allocator of the memory figures.
+
+pub mod alloc;
+pub mod memory;
 
 use chatmark::RawTextStyle;
 use serde_json::Value;
@@ -42,4 +46,50 @@ pub fn normalize_input() -> (String, Vec<RawTextStyle<'static>>) {
         })
         .collect();
     (text, runs)
+}
+
+/// Large pathological `sendMessage` bodies of about `n` bytes each, one per shape that makes
+/// a parser keep state per input byte (delimiters, tags, code spans, lines, open elements,
+/// client runs), for the peak-heap-per-input-byte figures: `(name, body JSON)`.
+pub fn pathological_bodies(n: usize) -> Vec<(&'static str, String)> {
+    let body = |text: String, mode: &str| -> String {
+        serde_json::json!({"text": text, "parse_mode": mode}).to_string()
+    };
+    let rep = |s: &str| s.repeat(n / s.len());
+    let runs: Vec<String> = (0..n / 40)
+        .map(|k| format!(r#"{{"start":{k},"len":1,"st":["b"]}}"#))
+        .collect();
+    vec![
+        (
+            "markdown prose",
+            body(rep("chat words and more words "), "markdown"),
+        ),
+        ("markdown **a** pairs", body(rep("**a** "), "markdown")),
+        ("markdown *a*b alternation", body(rep("*a*b"), "markdown")),
+        ("markdown *a openers", body(rep("*a "), "markdown")),
+        (
+            "markdown {red} pairs",
+            body(rep("{red}a{/red} "), "markdown"),
+        ),
+        ("markdown {red} unclosed", body(rep("{red}a"), "markdown")),
+        ("markdown list lines", body(rep("- a\n"), "markdown")),
+        ("markdown `a` spans", body(rep("`a` "), "markdown")),
+        ("markdown non-ASCII", body(rep("ж😀 **ж** "), "markdown")),
+        (
+            "html prose",
+            body(rep("chat words and more words "), "html"),
+        ),
+        ("html <b>a</b>", body(rep("<b>a</b> "), "html")),
+        ("html <i>a unclosed", body(rep("<i>a"), "html")),
+        ("html <ul><li>", body(rep("<ul><li>a</li></ul>"), "html")),
+        ("html &amp;", body(rep("&amp;a "), "html")),
+        (
+            "plain with client runs",
+            format!(
+                r#"{{"text":"{}","text_styles":[{}]}}"#,
+                "a".repeat(n / 40),
+                runs.join(",")
+            ),
+        ),
+    ]
 }
