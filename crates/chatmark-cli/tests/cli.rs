@@ -1,26 +1,11 @@
 //! The command line as a careless or hostile user drives it (issue 11): misspelt flags,
 //! file arguments, a reader that leaves early, and bodies JSON values cannot hold (N1, R6).
 
+mod common;
+
+use common::{run, text};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Output, Stdio};
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chatmark"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::process::{Command, Stdio};
 
 fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("chatmark-cli-{}", std::process::id()));

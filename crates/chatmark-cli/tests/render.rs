@@ -1,27 +1,12 @@
 //! The `chatmark render` subcommand (W1, W2) and the top-level forms it must not break.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chatmark"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use common::run;
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    common::text(&o.stdout)
 }
 
 const BODY: &str = r#"{"text":"Hello world\nitem","text_styles":[{"start":0,"len":5,"st":["b"]},{"start":6,"len":5,"st":["c_db342e"]},{"start":12,"len":4,"st":["lst_1"]}]}"#;
