@@ -575,3 +575,21 @@ export function createApi({ html, entry }) {
     resolveJsonl, toHtml, toMarkdown, about,
   };
 }
+
+/**
+ * The `init` of a browser entry: runs the wasm-bindgen initialiser `wbInit` once (with a URL,
+ * Response, bytes or WebAssembly.Module, or its default fetch) and hands the exports to
+ * `ready`; later calls return the same promise, and a failed fetch may be retried.
+ */
+export function initOnce(wbInit, ready) {
+  let pending;
+  return function init(input) {
+    if (!pending) {
+      pending = wbInit(input === undefined ? undefined : { module_or_path: input }).then(ready);
+      pending.catch(() => {
+        pending = undefined;
+      });
+    }
+    return pending;
+  };
+}
