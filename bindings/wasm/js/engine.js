@@ -78,7 +78,9 @@ function jv(v, key) {
     case 'bigint':
       return Number(v);
     case 'number':
-      return Number.isFinite(v) ? v : null;
+      // N1: numbers are read by value and ±Infinity saturates (the engine clamps it); NaN is
+      // no number at all
+      return Number.isNaN(v) ? null : v;
     case 'undefined':
     case 'function':
     case 'symbol':
@@ -102,39 +104,6 @@ function asJson(field, read) {
     if (e instanceof ChatmarkError) throw e;
     throw new ChatmarkError('invalid_json', field, `${field} cannot be written as JSON: ${e && e.message}`);
   }
-}
-
-/** serde_json's nesting limit, which the native JSONL tools apply: 128 levels is too deep. */
-const MAX_DEPTH = 128;
-
-/** Whether JSON text nests arrays and objects `MAX_DEPTH` deep (strings skipped). */
-function tooDeep(text) {
-  if (text.length < 2 * MAX_DEPTH) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // a string: skip to its closing quote
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth >= MAX_DEPTH) return true;
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-    }
-  }
-  return false;
-}
-
-/** A number literal that may not fit a double: a long exponent or 309 digits. */
-const HUGE_NUMBER = /[eE][+-]?\d{3}|\d{309}/;
-
-function outOfRange(key, v) {
-  if (v === Infinity || v === -Infinity) throw new RangeError('number out of range');
-  return v;
 }
 
 function isObject(v) {
@@ -189,6 +158,16 @@ function readRuns(items) {
     };
   }
   return runs;
+}
+
+/** R6's default cap, which the native render and normalise tools apply too. */
+const MAX_TEXT_STYLES = 10000;
+
+/** R6: refuses more client runs than `max` (0: no cap) before any is read. */
+function checkRunCount(items, max = MAX_TEXT_STYLES) {
+  if (max !== 0 && items.length > max) {
+    throw new ChatmarkError('too_many_text_styles', 'text_styles', `text_styles has more than ${max} entries, the limit`);
+  }
 }
 
 function invalidStyles() {
@@ -428,6 +407,7 @@ export function createApi({ html, entry }) {
     const runs = asJson('text_styles', () => {
       const items = jv(styles, '');
       if (!Array.isArray(items)) throw invalidStyles();
+      checkRunCount(items);
       return readRuns(items);
     });
     reserveFor(runs, [text]);
@@ -458,7 +438,8 @@ export function createApi({ html, entry }) {
       const styles = member(obj, 'text_styles');
       const stylesTag = tag(styles, Array.isArray(styles));
       return {
-        chatOk: (typeof chat === 'string' && chat !== '') || (typeof chat === 'number' && Number.isInteger(chat)),
+        chatOk: (typeof chat === 'string' && chat !== '') ||
+          (typeof chat === 'number' && (Number.isInteger(chat) || Math.abs(chat) === Infinity)),
         textTag: tag(text, typeof text === 'string'),
         modeTag: tag(mode, typeof mode === 'string'),
         stylesTag,
@@ -495,6 +476,7 @@ export function createApi({ html, entry }) {
       if (typeof t !== 'string') throw new ChatmarkError('invalid_text', 'text', 'text must be a string');
       const styles = member(f, 'text_styles');
       if (styles !== undefined && styles !== null && !Array.isArray(styles)) throw invalidStyles();
+      if (styles) checkRunCount(styles);
       return [t, styles ? readRuns(styles) : []];
     });
     reserveFor(runs, [text]);
@@ -533,10 +515,9 @@ export function createApi({ html, entry }) {
     let body;
     const text = String(line);
     try {
-      // what the native tools' JSON reader refuses beyond JSON.parse: nesting 128 deep and
-      // numbers out of a double's range, so both answer invalid_json alike
-      body = HUGE_NUMBER.test(text) ? JSON.parse(text, outOfRange) : JSON.parse(text);
-      if (tooDeep(text)) throw new RangeError('recursion limit exceeded');
+      // as the native reader: any nesting, numbers by value (1e400 is Infinity, which the
+      // engine saturates, N1)
+      body = JSON.parse(text);
     } catch (e) {
       return JSON.stringify({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
     }

@@ -18,7 +18,6 @@
 //! failure is a status.
 #![forbid(unsafe_code)]
 // L2, as in the engine: nothing outside tests may panic on what JS passes in.
-#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(
@@ -206,11 +205,12 @@ pub fn parse(len: u32, mode: u32, diagnostics: bool) -> u32 {
     })
 }
 
-/// An `f64` field of a client run as N1 reads it: integral values (saturating at ±2^63),
-/// anything else (NaN marks absent and non-integral values) as `None`.
+/// An `f64` field of a client run as N1 reads it: integral values, saturating at ±2^63
+/// (±Infinity, which is what JavaScript reads `1e400` as, included); anything else (NaN
+/// marks absent and non-integral values) as `None`.
 fn integral(v: f64) -> Option<i64> {
-    // `as` saturates, and -0.0 becomes 0.
-    (v.is_finite() && v.fract() == 0.0).then_some(v as i64)
+    // `as` saturates (±Infinity too), and -0.0 becomes 0.
+    (v.is_infinite() || v.fract() == 0.0).then_some(v as i64)
 }
 
 /// Reads `n` client runs from the input numbers, from index 0: per run `start`, `len`,

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as chatmark from 'chatmark';
 import { about } from '../js/api.js';
+import { judge } from './helpers.mjs';
 import * as markdown from 'chatmark/markdown';
 import {
   ChatmarkError, STYLE_CODES, normalizeStyles, parse, parseHtml, parseMarkdown,
@@ -135,17 +136,42 @@ test('resolveJsonl speaks the CLI contract and never throws', () => {
   assert.equal(JSON.parse(resolveJsonl('nope')).error.code, 'invalid_json');
   assert.equal(JSON.parse(resolveJsonl('')).error.code, 'invalid_json');
   assert.equal(JSON.parse(resolveJsonl('{"text":"x","chat_id":null}')).text, 'x');
-  // as the native reader: 128 levels of nesting and numbers beyond a double are not JSON
+  // as the native reader: any nesting is read, and numbers by value (N1: 1e400 saturates)
   const nest = (n) => `{"text":"x","a":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`;
-  assert.equal(JSON.parse(resolveJsonl(nest(127))).text, 'x');
-  assert.equal(JSON.parse(resolveJsonl(nest(128))).error.code, 'invalid_json');
+  assert.equal(JSON.parse(resolveJsonl(nest(1000))).text, 'x');
   assert.equal(JSON.parse(resolveJsonl(`{"text":"${'['.repeat(300)}"}`)).text, '['.repeat(300));
-  for (const n of ['1e400', '-1e309', '1.8e308']) {
-    assert.equal(JSON.parse(resolveJsonl(`{"text":"x","a":${n}}`)).error.code, 'invalid_json', n);
-  }
-  for (const n of ['1e308', '1e-400', '123456789012345678901234567890']) {
+  for (const n of ['1e400', '-1e309', '1.8e308', '1e308', '1e-400', '123456789012345678901234567890']) {
     assert.equal(JSON.parse(resolveJsonl(`{"text":"x","a":${n}}`)).text, 'x', n);
   }
+  const clamped = resolveJsonl('{"text":"ab","text_styles":[{"start":0,"len":1e400,"st":["b"]}]}');
+  assert.deepEqual(JSON.parse(clamped).text_styles, [{ start: 0, len: 2, st: ['b'] }]);
+  // and so does the API with JavaScript numbers
+  const r = resolveSendMessage(
+    { chat_id: Infinity, text: 'ab', text_styles: [{ start: -5, len: Infinity, st: 'i' }] },
+  );
+  assert.deepEqual(r.text_styles, [{ start: 0, len: 2, st: ['i'] }]);
+});
+
+test('normalizeStyles, toHtml and toMarkdown refuse more than 10,000 runs (R6)', () => {
+  const runs = Array.from({ length: 10001 }, () => ({ start: 0, len: 1, st: ['b'] }));
+  for (const call of [
+    () => normalizeStyles('a', runs),
+    () => toHtml({ text: 'a', text_styles: runs }),
+    () => toMarkdown({ text: 'a', text_styles: runs }),
+  ]) {
+    assert.throws(call, (e) => e instanceof ChatmarkError && e.code === 'too_many_text_styles');
+  }
+  assert.equal(normalizeStyles('a', runs.slice(1)).length, 1);
+});
+
+test('bodies given as verbatim JSON text read as natively (json_reading.jsonl: N1, R6, L2)', () => {
+  const cases = readFileSync(new URL('../../../crates/chatmark/tests/data/json_reading.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+  assert.ok(cases.length >= 20);
+  const misses = cases.map((v) => judge(v, JSON.parse(resolveJsonl(v.input_json)))).filter(Boolean);
+  assert.equal(misses.length, 0, misses.join('\n'));
 });
 
 test('STYLE_CODES and version agree with the engine and the package', () => {

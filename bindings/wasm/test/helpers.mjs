@@ -37,7 +37,7 @@ export function judge(v, got) {
     return null;
   }
   const want = 'expect_error' in v ? { error: { code: v.expect_error } } : v.expect;
-  return `${v.id}: input ${JSON.stringify(v.input).slice(0, 200)}\n  want ${JSON.stringify(want).slice(0, 200)}\n  got  ${JSON.stringify(got).slice(0, 200)}`;
+  return `${v.id}: input ${JSON.stringify(v.input ?? v.input_json).slice(0, 200)}\n  want ${JSON.stringify(want).slice(0, 200)}\n  got  ${JSON.stringify(got).slice(0, 200)}`;
 }
 
 /** What R8 checks before `parse_mode`: refused alike by `chatmark/markdown`. */
