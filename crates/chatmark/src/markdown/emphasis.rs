@@ -51,7 +51,11 @@ impl Events {
     }
 
     fn fits(self) -> bool {
-        self.close_two.max(self.close_one).max(self.open_two).max(self.open_one) <= FIELD
+        self.close_two
+            .max(self.close_one)
+            .max(self.open_two)
+            .max(self.open_one)
+            <= FIELD
     }
 
     fn pack(self) -> u32 {
@@ -127,7 +131,10 @@ impl Marks {
     }
 
     fn push(&mut self, at: usize, info: u32) -> u32 {
-        self.list.push(Mark { at: pos32(at), info });
+        self.list.push(Mark {
+            at: pos32(at),
+            info,
+        });
         pos32(self.list.len() - 1)
     }
 
@@ -181,7 +188,9 @@ impl Marks {
         (0..self.list.len())
             .map(|k| match self.kind(k) {
                 MarkKind::Delim(e) => (e.close_two + e.close_one) as usize,
-                MarkKind::Tag { partner: Some(p), .. } if (p as usize) < k => 1,
+                MarkKind::Tag {
+                    partner: Some(p), ..
+                } if (p as usize) < k => 1,
                 _ => 0,
             })
             .sum()
@@ -356,7 +365,11 @@ mod tests {
 
     #[test]
     fn strike_needs_its_own_kind() {
-        let e = events(&[(b'~', 2, true, false), (b'*', 2, false, true), (b'~', 2, false, true)]);
+        let e = events(&[
+            (b'~', 2, true, false),
+            (b'*', 2, false, true),
+            (b'~', 2, false, true),
+        ]);
         assert_eq!((e[0].open_two, e[2].close_two), (1, 1));
         assert!(e[1].is_empty());
     }

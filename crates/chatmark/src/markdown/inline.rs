@@ -87,7 +87,10 @@ impl<'v> Backticks<'v> {
         let mut add = |start: usize, end: usize| {
             let mut i = start;
             while i < end {
-                match bytes.get(i..end).and_then(|r| r.iter().position(|&b| b == b'`')) {
+                match bytes
+                    .get(i..end)
+                    .and_then(|r| r.iter().position(|&b| b == b'`'))
+                {
                     Some(k) => i += k,
                     None => break,
                 }
