@@ -325,14 +325,29 @@ fn counting_sort(runs: &[Kept], total: usize) -> Vec<(usize, bool, usize)> {
 }
 
 fn comparison_sort(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
-    let mut keys: Vec<(usize, bool, usize)> = Vec::with_capacity(runs.len() * 2);
+    // (position, is_start) in the high bits, the run index in the low 32: one primitive
+    // sort (positions past 2^31 units, far beyond any message, saturate)
+    let key = |p: usize, start: bool, k: usize| -> u64 {
+        let p = u64::try_from(p).unwrap_or(u64::MAX).min((1 << 31) - 1);
+        (p << 33)
+            | (u64::from(start) << 32)
+            | u64::try_from(k).unwrap_or(0).min(u64::from(u32::MAX))
+    };
+    let mut keys: Vec<u64> = Vec::with_capacity(runs.len() * 2);
     for (k, r) in runs.iter().enumerate() {
-        keys.push((r.end, false, k));
-        keys.push((r.start, true, k));
+        keys.push(key(r.end, false, k));
+        keys.push(key(r.start, true, k));
     }
-    // stable and by (position, is_start): run order within a position is kept
-    keys.sort_by_key(|&(p, start, _)| (p, start));
-    keys
+    keys.sort_unstable();
+    keys.into_iter()
+        .map(|key| {
+            (
+                (key >> 33) as usize,
+                key >> 32 & 1 == 1,
+                (key & u64::from(u32::MAX)) as usize,
+            )
+        })
+        .collect()
 }
 
 /// Advances the builder over `[from, to)` with `set`, taking line codes off line breaks.
