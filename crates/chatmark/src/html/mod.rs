@@ -47,13 +47,7 @@ pub enum Backend {
 /// assert_eq!(diags.len(), 1);
 /// ```
 pub fn parse_html_with(input: &str, backend: Backend) -> (Formatted, Vec<Diagnostic>) {
-    let mut sink = semantics::Semantics::new(input);
-    match backend {
-        Backend::Own => tokenizer::tokenize(input, &mut sink),
-        #[cfg(feature = "html5ever")]
-        Backend::Html5ever => html5ever_backend::tokenize(input, &mut sink),
-    }
-    sink.finish()
+    parse(input, backend, true)
 }
 
 /// Parses `input` as HTML mode (spec section 3) with the default tokenizer.
@@ -66,5 +60,40 @@ pub fn parse_html_with(input: &str, backend: Backend) -> (Formatted, Vec<Diagnos
 /// assert_eq!(f.text_styles[0].len, 1);
 /// ```
 pub fn parse_html(input: &str) -> Formatted {
-    parse_html_with(input, Backend::default()).0
+    parse(input, Backend::default(), false).0
+}
+
+/// The working buffers of HTML mode, kept per thread and reused across messages, so that a
+/// message costs no allocation beyond its result once they have grown.
+#[derive(Debug, Default)]
+struct Scratch {
+    semantics: semantics::Scratch,
+    tokenizer: tokenizer::Buffers,
+}
+
+thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs a tokenizer into the semantics with this thread's scratch buffers (fresh ones if they
+/// are in use); diagnostics are collected only when `notes` is asked for.
+fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnostic>) {
+    let run = |scratch: &mut Scratch| {
+        let mut sink = semantics::Semantics::new(input, &mut scratch.semantics, notes);
+        match backend {
+            Backend::Own => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
+            #[cfg(feature = "html5ever")]
+            Backend::Html5ever => html5ever_backend::tokenize(input, &mut sink),
+        }
+        let out = sink.finish();
+        scratch.semantics.reset();
+        scratch.tokenizer.reset();
+        out
+    };
+    SCRATCH
+        .try_with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => run(&mut scratch),
+            Err(_) => run(&mut Scratch::default()),
+        })
+        .unwrap_or_else(|_| run(&mut Scratch::default()))
 }

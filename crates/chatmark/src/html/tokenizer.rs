@@ -44,7 +44,14 @@ use super::token::{Attribute, StartTag, TokenSink};
 /// assert_eq!(log.0, ["<b>", "text \"a\"", "ref \"&\"", "text \"b\"", "</b>"]);
 /// ```
 pub fn tokenize<S: TokenSink>(input: &str, sink: &mut S) {
-    Tokenizer::new(input).run(sink);
+    Tokenizer::new(input, &mut Buffers::default(), false).run(sink);
+}
+
+/// [`tokenize`] as HTML mode reads it, with reused buffers: only the first `style` and
+/// `color` attribute values are decoded (others are empty) and duplicate attributes are
+/// kept (the semantics read the first of a name).
+pub(crate) fn tokenize_lean<S: TokenSink>(input: &str, sink: &mut S, buffers: &mut Buffers) {
+    Tokenizer::new(input, buffers, true).run(sink);
 }
 
 /// Whitespace in the tag states: tab, LF, FF, space, and CR (which preprocessing turns into LF).
@@ -358,30 +365,63 @@ enum Step {
     Done(usize, bool),
 }
 
-/// The tokenizer: the input and the buffers reused from tag to tag.
-struct Tokenizer<'a> {
-    src: &'a str,
-    bytes: &'a [u8],
+/// The tokenizer's buffers, reused from tag to tag and, in HTML mode, from message to
+/// message (kept per thread with the semantics' ones).
+#[derive(Debug, Default)]
+pub(crate) struct Buffers {
     tag_name: String,
     /// Attribute slots; the first `n_attrs` belong to the current tag, the others keep their
     /// allocations for later tags.
     attrs: Vec<Attribute>,
-    n_attrs: usize,
     /// Scratch for duplicate detection on tags with many attributes.
     order: Vec<usize>,
     keep: Vec<bool>,
 }
 
-impl<'a> Tokenizer<'a> {
-    fn new(src: &'a str) -> Self {
+impl Buffers {
+    /// Attribute slots (and other entries) kept between messages.
+    const KEEP: usize = 64;
+
+    /// Gives back what a huge tag made the buffers grow.
+    pub(crate) fn reset(&mut self) {
+        self.tag_name.clear();
+        self.tag_name.shrink_to(Self::KEEP);
+        self.attrs.truncate(Self::KEEP);
+        for a in &mut self.attrs {
+            a.name.shrink_to(Self::KEEP);
+            a.value.shrink_to(Self::KEEP * 16);
+        }
+        self.attrs.shrink_to(Self::KEEP);
+        self.order.clear();
+        self.order.shrink_to(Self::KEEP);
+        self.keep.clear();
+        self.keep.shrink_to(Self::KEEP);
+    }
+}
+
+/// The tokenizer: the input and the buffers reused from tag to tag.
+struct Tokenizer<'a, 'b> {
+    src: &'a str,
+    bytes: &'a [u8],
+    b: &'b mut Buffers,
+    n_attrs: usize,
+    /// HTML mode's reading: only the values of the first `style` and `color` attributes
+    /// are decoded (the only ones the semantics read, H4), and duplicates are not dropped
+    /// (the semantics take the first of a name, which is the one dropping keeps).
+    lean: bool,
+    /// Whether the current attribute's value is decoded.
+    keep_value: bool,
+}
+
+impl<'a, 'b> Tokenizer<'a, 'b> {
+    fn new(src: &'a str, b: &'b mut Buffers, lean: bool) -> Self {
         Tokenizer {
             src,
             bytes: src.as_bytes(),
-            tag_name: String::new(),
-            attrs: Vec::new(),
+            b,
             n_attrs: 0,
-            order: Vec::new(),
-            keep: Vec::new(),
+            lean,
+            keep_value: true,
         }
     }
 
@@ -401,7 +441,7 @@ impl<'a> Tokenizer<'a> {
         while pos < len {
             let Some(skip) = bytes
                 .get(pos..)
-                .and_then(|rest| rest.iter().position(|&b| matches!(b, b'<' | b'&' | b'\r')))
+                .and_then(|rest| memchr::memchr3(b'<', b'&', b'\r', rest))
             else {
                 break;
             };
@@ -477,9 +517,13 @@ impl<'a> Tokenizer<'a> {
             Some(b'/') => match at(lt + 2) {
                 Some(b) if b.is_ascii_alphabetic() => {
                     self.flush(sink, text_start, lt);
+                    if let Some(name_end) = self.simple_tag(lt + 2) {
+                        sink.end_tag(self.slice(lt + 2, name_end), (lt, name_end + 1));
+                        return Some(name_end + 1);
+                    }
                     match self.tag(lt + 2) {
                         Some((end, _)) => {
-                            sink.end_tag(&self.tag_name, (lt, end));
+                            sink.end_tag(&self.b.tag_name, (lt, end));
                             return Some(end);
                         }
                         None => return Some(bytes.len()), // EOF in tag: nothing
@@ -491,13 +535,25 @@ impl<'a> Tokenizer<'a> {
             },
             Some(b) if b.is_ascii_alphabetic() => {
                 self.flush(sink, text_start, lt);
+                if let Some(name_end) = self.simple_tag(lt + 1) {
+                    let tag = StartTag {
+                        name: self.slice(lt + 1, name_end),
+                        attrs: &[],
+                        self_closing: false,
+                        span: (lt, name_end + 1),
+                    };
+                    sink.start_tag(&tag);
+                    return Some(name_end + 1);
+                }
                 match self.tag(lt + 1) {
                     Some((end, self_closing)) => {
-                        self.dedup_attrs();
-                        let n = self.n_attrs.min(self.attrs.len());
+                        if !self.lean {
+                            self.dedup_attrs();
+                        }
+                        let n = self.n_attrs.min(self.b.attrs.len());
                         let tag = StartTag {
-                            name: &self.tag_name,
-                            attrs: self.attrs.get(..n).unwrap_or_default(),
+                            name: &self.b.tag_name,
+                            attrs: self.b.attrs.get(..n).unwrap_or_default(),
                             self_closing,
                             span: (lt, end),
                         };
@@ -514,13 +570,26 @@ impl<'a> Tokenizer<'a> {
         Some(end)
     }
 
+    /// The fast path of the tag states: a name of lower-case ASCII letters and digits right
+    /// followed by `>` (the name is then the input slice as it is). Returns the index of the
+    /// `>`, or `None` for any other tag (read by [`Self::tag`]).
+    #[inline]
+    fn simple_tag(&self, from: usize) -> Option<usize> {
+        let rest = self.bytes.get(from..)?;
+        let n = rest
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            .count();
+        (rest.get(n) == Some(&b'>')).then_some(from + n)
+    }
+
     /// Starts a new attribute, reusing a slot; [`Self::cur_attr`] then reaches it.
     fn new_attr(&mut self) {
-        if let Some(slot) = self.attrs.get_mut(self.n_attrs) {
+        if let Some(slot) = self.b.attrs.get_mut(self.n_attrs) {
             slot.name.clear();
             slot.value.clear();
         } else {
-            self.attrs.push(Attribute::default());
+            self.b.attrs.push(Attribute::default());
         }
         self.n_attrs += 1;
     }
@@ -528,14 +597,38 @@ impl<'a> Tokenizer<'a> {
     /// The current attribute (the last one started).
     fn cur_attr(&mut self) -> Option<&mut Attribute> {
         let i = self.n_attrs.checked_sub(1)?;
-        self.attrs.get_mut(i)
+        self.b.attrs.get_mut(i)
+    }
+
+    /// The current attribute's value is about to be read: decides whether it is decoded
+    /// (always, unless lean: then only for the first `style` or `color`).
+    fn start_value(&mut self) {
+        self.keep_value = !self.lean || {
+            let n = self.n_attrs.min(self.b.attrs.len());
+            let live = self.b.attrs.get(..n).unwrap_or_default();
+            match live.split_last() {
+                Some((cur, before)) => {
+                    (cur.name == "style" || cur.name == "color")
+                        && !before.iter().any(|a| a.name == cur.name)
+                }
+                None => false,
+            }
+        };
+    }
+
+    /// The current attribute's value when it is decoded.
+    fn cur_value(&mut self) -> Option<&mut String> {
+        if !self.keep_value {
+            return None;
+        }
+        self.cur_attr().map(|a| &mut a.value)
     }
 
     /// Reads a tag whose name starts at `from`, through the tag states, into `tag_name` and
     /// the attribute slots. Returns the index after its `>` and whether it ended with `/>`,
     /// or `None` when the input ends inside it.
     fn tag(&mut self, from: usize) -> Option<(usize, bool)> {
-        self.tag_name.clear();
+        self.b.tag_name.clear();
         self.n_attrs = 0;
         let mut st = TagState::TagName;
         let mut i = from;
@@ -577,7 +670,7 @@ impl<'a> Tokenizer<'a> {
                 _ => {
                     let end = self.run_end(i, |b| is_ws(b) || b == b'/' || b == b'>');
                     let s = self.slice(i, end);
-                    push_name(&mut self.tag_name, s);
+                    push_name(&mut self.b.tag_name, s);
                     Step::At(st, end)
                 }
             },
@@ -598,7 +691,10 @@ impl<'a> Tokenizer<'a> {
             },
             TagState::AttrName => match b {
                 b if is_ws(b) || b == b'/' || b == b'>' => Step::At(TagState::AfterAttrName, i),
-                b'=' => Step::Next(TagState::BeforeAttrValue),
+                b'=' => {
+                    self.start_value();
+                    Step::Next(TagState::BeforeAttrValue)
+                }
                 _ => {
                     let end = self.run_end(i, |b| is_ws(b) || matches!(b, b'/' | b'>' | b'='));
                     let s = self.slice(i, end);
@@ -611,7 +707,10 @@ impl<'a> Tokenizer<'a> {
             TagState::AfterAttrName => match b {
                 b if is_ws(b) => Step::Next(st),
                 b'/' => Step::Next(TagState::SelfClosingStartTag),
-                b'=' => Step::Next(TagState::BeforeAttrValue),
+                b'=' => {
+                    self.start_value();
+                    Step::Next(TagState::BeforeAttrValue)
+                }
                 b'>' => Step::Done(i + 1, false),
                 _ => {
                     self.new_attr();
@@ -640,8 +739,8 @@ impl<'a> Tokenizer<'a> {
                 b if b == q => Step::Next(TagState::AfterAttrValueQuoted),
                 b'&' => Step::At(st, self.value_char_ref(i)),
                 b'\r' => {
-                    if let Some(a) = self.cur_attr() {
-                        a.value.push('\n');
+                    if let Some(v) = self.cur_value() {
+                        v.push('\n');
                     }
                     let crlf = self.bytes.get(i + 1) == Some(&b'\n');
                     Step::At(st, i + 1 + usize::from(crlf))
@@ -682,8 +781,8 @@ impl<'a> Tokenizer<'a> {
     /// Appends `bytes[a..b]` to the current attribute's value.
     fn push_value(&mut self, a: usize, b: usize) {
         let s = self.slice(a, b);
-        if let Some(attr) = self.cur_attr() {
-            push_value(&mut attr.value, s);
+        if let Some(v) = self.cur_value() {
+            push_value(v, s);
         }
     }
 
@@ -698,29 +797,24 @@ impl<'a> Tokenizer<'a> {
     /// literal `&`) to the current value and returns the index to go on from.
     fn value_char_ref(&mut self, amp: usize) -> usize {
         let found = char_ref(self.bytes, amp + 1, true);
-        let Some(a) = self.cur_attr() else {
-            return amp + 1;
-        };
-        match found {
-            Some((exp, end)) => {
-                exp.with_str(|s| a.value.push_str(s));
-                end
-            }
-            None => {
-                a.value.push('&');
-                amp + 1
+        let end = found.map_or(amp + 1, |(_, end)| end);
+        if let Some(v) = self.cur_value() {
+            match found {
+                Some((exp, _)) => exp.with_str(|s| v.push_str(s)),
+                None => v.push('&'),
             }
         }
+        end
     }
 
     /// Drops the attributes of the current tag whose name an earlier one already has, in
     /// O(n log n): pairwise for a few attributes, by sorting indices for many.
     fn dedup_attrs(&mut self) {
-        let n = self.n_attrs.min(self.attrs.len());
-        let Some(live) = self.attrs.get(..n) else {
+        let n = self.n_attrs.min(self.b.attrs.len());
+        let Some(live) = self.b.attrs.get(..n) else {
             return;
         };
-        self.keep.clear();
+        self.b.keep.clear();
         if n <= 16 {
             for (i, a) in live.iter().enumerate() {
                 let dup = live
@@ -728,35 +822,36 @@ impl<'a> Tokenizer<'a> {
                     .unwrap_or_default()
                     .iter()
                     .any(|b| b.name == a.name);
-                self.keep.push(!dup);
+                self.b.keep.push(!dup);
             }
         } else {
-            self.keep.resize(n, true);
-            self.order.clear();
-            self.order.extend(0..n);
+            self.b.keep.resize(n, true);
+            self.b.order.clear();
+            self.b.order.extend(0..n);
             let name = |i: usize| live.get(i).map(|a| a.name.as_str());
             // Stable order: equal names stay in source order, so the first is kept.
-            self.order
+            self.b
+                .order
                 .sort_by(|&x, &y| name(x).cmp(&name(y)).then(x.cmp(&y)));
-            for pair in self.order.windows(2) {
+            for pair in self.b.order.windows(2) {
                 if let [x, y] = *pair {
                     if name(x) == name(y) {
-                        if let Some(k) = self.keep.get_mut(y) {
+                        if let Some(k) = self.b.keep.get_mut(y) {
                             *k = false;
                         }
                     }
                 }
             }
         }
-        if self.keep.iter().all(|&k| k) {
+        if self.b.keep.iter().all(|&k| k) {
             return;
         }
         // Compact in place, keeping the dropped slots' allocations after the live ones.
         let mut w = 0;
         for r in 0..n {
-            if self.keep.get(r).copied().unwrap_or(false) {
+            if self.b.keep.get(r).copied().unwrap_or(false) {
                 // w <= r < n <= attrs.len(): both in bounds.
-                self.attrs.swap(w, r);
+                self.b.attrs.swap(w, r);
                 w += 1;
             }
         }

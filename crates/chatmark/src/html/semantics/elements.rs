@@ -2,7 +2,6 @@
 //! style), WHATWG's void elements (H5) and the elements whose end tag may be omitted (L3).
 
 use crate::style::INLINE_SLOTS;
-use crate::vocab::Tag;
 use crate::StyleCode;
 
 /// What an element does beyond its style (H3).
@@ -48,7 +47,7 @@ pub(super) struct Effect {
 
 impl Effect {
     /// The effect with `code` added.
-    fn with(mut self, code: StyleCode) -> Self {
+    pub(super) fn with(mut self, code: StyleCode) -> Self {
         self.set(code);
         self
     }
@@ -68,31 +67,160 @@ impl Effect {
     }
 }
 
-/// The H3 table: role and own effect of an element name (already ASCII-lowercased). The I3
-/// tags are elements of the same name and effect ("the dialect's angle spelling").
-pub(super) fn classify(name: &str) -> (Role, Effect) {
+/// The element names the semantics knows by id (H3, and `font` for its `color`): an
+/// id is an index here. Other names are interned per message.
+pub(super) const KNOWN: [&str; 39] = [
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "small",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "pre",
+    "p",
+    "div",
+    "hr",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "table",
+    "tr",
+    "br",
+    "span",
+    "font",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "big",
+    "underline",
+];
+
+/// Id of `br` in [`KNOWN`].
+pub(super) const BR: u32 = 30;
+/// Id of `hr` in [`KNOWN`] (the known void element besides `br`).
+pub(super) const HR: u32 = 23;
+/// Id of `font` in [`KNOWN`].
+pub(super) const FONT: u32 = 32;
+
+/// The id of a known element name (already ASCII-lowercased): its index in [`KNOWN`],
+/// matched by length, then bytes (no hashing, no allocation).
+pub(super) fn known(name: &str) -> Option<u32> {
+    Some(match name.len() {
+        1 => match name {
+            "b" => 0,
+            "i" => 2,
+            "u" => 4,
+            "s" => 6,
+            "p" => 21,
+            _ => return None,
+        },
+        2 => match name {
+            "em" => 3,
+            "h1" => 9,
+            "h2" => 10,
+            "h3" => 11,
+            "h4" => 12,
+            "h5" => 13,
+            "h6" => 14,
+            "ul" => 16,
+            "ol" => 17,
+            "li" => 18,
+            "hr" => 23,
+            "tr" => 29,
+            "br" => 30,
+            _ => return None,
+        },
+        3 => match name {
+            "ins" => 5,
+            "del" => 8,
+            "pre" => 20,
+            "div" => 22,
+            "red" => 33,
+            "big" => 37,
+            _ => return None,
+        },
+        4 => match name {
+            "span" => 31,
+            "font" => 32,
+            _ => return None,
+        },
+        5 => match name {
+            "small" => 15,
+            "table" => 28,
+            "green" => 36,
+            _ => return None,
+        },
+        6 => match name {
+            "strong" => 1,
+            "strike" => 7,
+            "header" => 26,
+            "footer" => 27,
+            "orange" => 34,
+            "yellow" => 35,
+            _ => return None,
+        },
+        7 => match name {
+            "section" => 24,
+            "article" => 25,
+            _ => return None,
+        },
+        9 => match name {
+            "underline" => 38,
+            _ => return None,
+        },
+        10 => match name {
+            "blockquote" => 19,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// The H3 table: role and own effect of a known element (an id of [`KNOWN`]); `None`
+/// (any other name) is [`Role::Unsupported`]. The I3 tags are elements of the same name and
+/// effect ("the dialect's angle spelling").
+pub(super) fn classify(id: Option<u32>) -> (Role, Effect) {
     let e = Effect::default();
-    if let Some(tag) = Tag::from_name(name.as_bytes()) {
-        return (Role::Inline, e.with(tag.code()));
-    }
-    match name {
-        "b" | "strong" => (Role::Inline, e.with(StyleCode::Bold)),
-        "i" | "em" => (Role::Inline, e.with(StyleCode::Italic)),
-        "u" | "ins" => (Role::Inline, e.with(StyleCode::Underline)),
-        "s" | "strike" | "del" => (Role::Inline, e.with(StyleCode::Strike)),
-        "h1" | "h2" | "h3" | "h4" => (Role::Block, e.with(StyleCode::Bold).with(StyleCode::Large)),
-        "h5" | "h6" => (Role::Block, e.with(StyleCode::Bold)),
-        "small" => (Role::Inline, e.with(StyleCode::Small)),
-        "ul" => (Role::List(StyleCode::Bullet), e),
-        "ol" => (Role::List(StyleCode::Ordered), e),
-        "li" => (Role::Item, e),
-        "blockquote" => (Role::Quote, e),
-        "pre" => (Role::Pre, e),
-        "p" | "div" | "hr" | "section" | "article" | "header" | "footer" | "table" | "tr" => {
-            (Role::Block, e)
-        }
-        "br" => (Role::Break, e),
-        "span" | "font" => (Role::Plain, e),
+    let Some(id) = id else {
+        return (Role::Unsupported, e);
+    };
+    match id {
+        0 | 1 => (Role::Inline, e.with(StyleCode::Bold)),
+        2 | 3 => (Role::Inline, e.with(StyleCode::Italic)),
+        4 | 5 | 38 => (Role::Inline, e.with(StyleCode::Underline)),
+        6..=8 => (Role::Inline, e.with(StyleCode::Strike)),
+        9..=12 => (Role::Block, e.with(StyleCode::Bold).with(StyleCode::Large)),
+        13 | 14 => (Role::Block, e.with(StyleCode::Bold)),
+        15 => (Role::Inline, e.with(StyleCode::Small)),
+        16 => (Role::List(StyleCode::Bullet), e),
+        17 => (Role::List(StyleCode::Ordered), e),
+        18 => (Role::Item, e),
+        19 => (Role::Quote, e),
+        20 => (Role::Pre, e),
+        21..=29 => (Role::Block, e),
+        30 => (Role::Break, e),
+        31 | 32 => (Role::Plain, e),
+        33 => (Role::Inline, e.with(StyleCode::Red)),
+        34 => (Role::Inline, e.with(StyleCode::Orange)),
+        35 => (Role::Inline, e.with(StyleCode::Yellow)),
+        36 => (Role::Inline, e.with(StyleCode::Green)),
+        37 => (Role::Inline, e.with(StyleCode::Large)),
         _ => (Role::Unsupported, e),
     }
 }

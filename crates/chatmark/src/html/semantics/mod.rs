@@ -5,10 +5,13 @@
 //!
 //! # Design (L1: linear for every input, no recursion)
 //!
-//! - Every start tag that opens an element gets an id in an arena of [`Elem`]s; closing an
-//!   element only sets its `closed` flag (a tombstone).
-//! - Per tag name, a stack of the ids of elements of that name: "the nearest open element of
-//!   that name" (H5) is its top live entry, found by lazily popping tombstones.
+//! - Every start tag that opens an element gets an id in an arena of [`Elem`]s (16 bytes:
+//!   `u32` name id, link and span); closing an element only sets its `closed` bit (a
+//!   tombstone).
+//! - Per tag name, a stack of the ids of elements of that name, linked through the elements
+//!   (`prev`): "the nearest open element of that name" (H5) is its top live entry, found by
+//!   lazily popping tombstones. Known names have fixed ids ([`elements::known`]: length,
+//!   then bytes); other names are interned per message in a small open-addressing table.
 //! - A stack of open block elements: "block elements opened after it close with it" pops
 //!   while the top id is greater than the closed element's id.
 //! - Per inline style *slot* ([`StyleCode::slot`]: the flags `b i u s`, size, colour) and
@@ -21,7 +24,12 @@
 //!   arrived with — and decided once when the run ends.
 //!
 //! Every element is pushed on and popped off each stack at most once, so the whole pass is
-//! amortised O(1) per token and per byte.
+//! amortised O(1) per token and per byte. All the working buffers live in a per-thread
+//! [`Scratch`] reused across messages (trimmed after a large one), and the result is sized
+//! once from a count of `<` and `\n`, so a message costs its text and its runs and,
+//! rarely, one growth of the runs. Diagnostics are collected only when asked for, and at
+//! most [`MAX_DIAGNOSTICS`] of each kind are kept (the first ones by position are all
+//! `to_diagnostics` reports).
 //!
 //! # Readings where the spec leaves room
 //!
@@ -55,25 +63,131 @@ mod elements;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
-
 use super::token::{StartTag, TokenSink};
 use crate::builder::FormattedBuilder;
 use crate::style::INLINE_SLOTS;
-use crate::utf16::{to_diagnostics, Note, Span};
+use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
 use css::{apply_style, parse_colour};
-use elements::{classify, end_tag_optional, is_void, Effect, Role};
+use elements::{classify, end_tag_optional, is_void, known, Effect, Role, BR, FONT, HR, KNOWN};
 
-/// One opened element (an arena entry; `closed` is its tombstone).
-#[derive(Debug)]
+/// The `closed` bit of [`Elem::prev`].
+const CLOSED: u32 = 1 << 31;
+/// No element (`u32` links; element ids stay below it).
+const NONE: u32 = CLOSED - 1;
+/// Number of known names ([`KNOWN`]); interned names get ids from here on.
+const N_KNOWN: u32 = KNOWN.len() as u32;
+
+/// A byte offset or count as `u32` (inputs are far below 4 GiB; larger ones saturate).
+fn u32_of(x: usize) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// One opened element (an arena entry; the `closed` bit is its tombstone).
+#[derive(Clone, Copy, Debug)]
 struct Elem {
-    /// Index into `Semantics::names`.
-    name: usize,
-    role: Role,
-    closed: bool,
+    /// Name id: an index of [`KNOWN`], or [`N_KNOWN`] plus an interned name's index.
+    name: u32,
+    /// The previous element of the same name (the per-name stack's link, [`NONE`] at the
+    /// bottom), with [`CLOSED`] set once the element is closed.
+    prev: u32,
     /// Byte span of the start tag, for `unclosed_tag`.
-    span: Span,
+    start: u32,
+    end: u32,
+}
+
+impl Elem {
+    fn closed(self) -> bool {
+        self.prev & CLOSED != 0
+    }
+}
+
+/// The role of a name id.
+fn role_of(name: u32) -> Role {
+    classify((name < N_KNOWN).then_some(name)).0
+}
+
+/// Tag names other than the known ones, interned per message: the names one after the
+/// other in `buf`, and an open-addressing table of their indices (no allocation once the
+/// buffers have grown).
+#[derive(Debug, Default)]
+struct Names {
+    buf: String,
+    /// Per interned name: its end in `buf` (it starts where the previous one ends).
+    ends: Vec<u32>,
+    /// Index + 1 of a name, 0 for an empty slot; the length is 0 or a power of two, at
+    /// least twice the number of names.
+    table: Vec<u32>,
+}
+
+impl Names {
+    fn hash(name: &str) -> usize {
+        let h = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        // The table index takes the low bits: fold the high ones in.
+        (h ^ (h >> 29)) as usize
+    }
+
+    fn name(&self, i: usize) -> &str {
+        let start = match i.checked_sub(1) {
+            Some(p) => self.ends.get(p).map_or(0, |&e| e as usize),
+            None => 0,
+        };
+        let end = self.ends.get(i).map_or(0, |&e| e as usize);
+        self.buf.get(start..end).unwrap_or("")
+    }
+
+    /// The slot of `name` in the table: where it is, or the empty slot where it goes.
+    fn slot(&self, name: &str) -> usize {
+        let mask = self.table.len().wrapping_sub(1);
+        let mut k = Self::hash(name) & mask;
+        loop {
+            match self.table.get(k) {
+                Some(&v) if v != 0 && self.name(v as usize - 1) != name => k = (k + 1) & mask,
+                _ => return k,
+            }
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<u32> {
+        if self.table.is_empty() {
+            return None;
+        }
+        let v = *self.table.get(self.slot(name))?;
+        v.checked_sub(1)
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        if let Some(i) = self.get(name) {
+            return i;
+        }
+        if (self.ends.len() + 1) * 2 > self.table.len() {
+            let size = (self.table.len() * 2).max(16);
+            self.table.clear();
+            self.table.resize(size, 0);
+            for i in 0..self.ends.len() {
+                let k = self.slot(self.name(i));
+                if let Some(v) = self.table.get_mut(k) {
+                    *v = u32_of(i + 1);
+                }
+            }
+        }
+        let i = self.ends.len();
+        self.buf.push_str(name);
+        self.ends.push(u32_of(self.buf.len()));
+        let k = self.slot(name);
+        if let Some(v) = self.table.get_mut(k) {
+            *v = u32_of(i + 1);
+        }
+        u32_of(i)
+    }
+
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.ends.clear();
+        self.table.clear();
+    }
 }
 
 /// A piece of the pending run of whitespace and tags (H6).
@@ -81,14 +195,60 @@ struct Elem {
 enum Pending {
     /// A block element's start or end tag.
     Boundary,
-    /// Whitespace, a byte range of `Semantics::pending_text`, with the style it arrived with;
+    /// Whitespace, a byte range of `Scratch::pending_text`, with the style it arrived with;
     /// `droppable` when typed literally outside `pre`.
     Space {
-        start: usize,
-        end: usize,
+        start: u32,
+        end: u32,
         style: StyleSet,
         droppable: bool,
     },
+}
+
+/// The semantics' working buffers, kept per thread and reused across messages.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    elems: Vec<Elem>,
+    /// Per name id: the newest element of that name ([`NONE`] if none).
+    heads: Vec<u32>,
+    names: Names,
+    /// Open block elements, ids increasing.
+    blocks: Vec<u32>,
+    /// Open `ul`/`ol` with their item code (lazy).
+    lists: Vec<(u32, StyleCode)>,
+    /// Inline style slots (lazy stacks of `(element id, value)`; `None` removes the code).
+    slots: [Vec<(u32, Option<StyleCode>)>; INLINE_SLOTS],
+    /// The list code of the open `li`s (lazy).
+    item: Vec<(u32, StyleCode)>,
+    /// The pending run of H6.
+    pending: Vec<Pending>,
+    pending_text: String,
+}
+
+impl Scratch {
+    /// Entries a buffer keeps between messages; a larger one (after a huge message) shrinks.
+    const KEEP: usize = 1 << 12;
+
+    /// Empties every buffer, giving back what a huge message made them grow.
+    pub(crate) fn reset(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            v.clear();
+            v.shrink_to(Scratch::KEEP);
+        }
+        trim(&mut self.elems);
+        trim(&mut self.heads);
+        self.names.clear();
+        self.names.buf.shrink_to(Scratch::KEEP);
+        trim(&mut self.names.ends);
+        trim(&mut self.names.table);
+        trim(&mut self.blocks);
+        trim(&mut self.lists);
+        self.slots.iter_mut().for_each(trim);
+        trim(&mut self.item);
+        trim(&mut self.pending);
+        self.pending_text.clear();
+        self.pending_text.shrink_to(Scratch::KEEP);
+    }
 }
 
 /// Writes into the builder, keeping line codes off line breaks (1.3). A `\r` is held back
@@ -120,12 +280,24 @@ impl Out {
         }
     }
 
+    #[inline]
     fn push(&mut self, s: &str, style: StyleSet) {
         let has_line = style.without_line_codes() != style;
-        if !has_line && self.cr.is_none() && !s.contains('\r') {
+        let bytes = s.as_bytes();
+        let special = if has_line {
+            memchr::memchr2(b'\r', b'\n', bytes)
+        } else {
+            memchr::memchr(b'\r', bytes)
+        };
+        if self.cr.is_none() && special.is_none() {
             self.b.push_str(s, style);
             return;
         }
+        self.push_lines(s, style);
+    }
+
+    #[inline(never)]
+    fn push_lines(&mut self, s: &str, style: StyleSet) {
         let mut rest = s;
         while !rest.is_empty() {
             let n = rest.find(['\r', '\n']).unwrap_or(rest.len());
@@ -151,49 +323,53 @@ impl Out {
     }
 }
 
-/// The H6 whitespace characters.
-const fn is_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\r' | '\n' | '\u{c}')
+/// The H6 whitespace characters (all ASCII, so a byte test is a character test).
+const fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
+}
+
+/// Counts `<` and `\n` bytes (vectorised: byte-wide counters per 128-byte chunk).
+fn count_lt_nl(bytes: &[u8]) -> (usize, usize) {
+    let (mut lt, mut nl) = (0, 0);
+    for chunk in bytes.chunks(128) {
+        let (a, b) = chunk.iter().fold((0u8, 0u8), |(a, b), &x| {
+            (
+                a.wrapping_add(u8::from(x == b'<')),
+                b.wrapping_add(u8::from(x == b'\n')),
+            )
+        });
+        lt += usize::from(a);
+        nl += usize::from(b);
+    }
+    (lt, nl)
 }
 
 /// The HTML-mode semantics (spec section 3) as a [`TokenSink`].
 #[derive(Debug)]
-pub(crate) struct Semantics<'a> {
+pub(crate) struct Semantics<'a, 's> {
     input: &'a str,
     out: Out,
-    elems: Vec<Elem>,
-    /// Interned tag names and, per name, the stack of ids of elements of that name.
-    name_ids: HashMap<String, usize>,
-    names: Vec<String>,
-    by_name: Vec<Vec<usize>>,
-    /// Open block elements, ids increasing.
-    blocks: Vec<usize>,
-    /// Open `ul`/`ol` with their item code (lazy).
-    lists: Vec<(usize, StyleCode)>,
-    /// Inline style slots (lazy stacks of `(element id, value)`; `None` removes the code).
-    slots: [Vec<(usize, Option<StyleCode>)>; INLINE_SLOTS],
-    /// The list code of the open `li`s (lazy).
-    item: Vec<(usize, StyleCode)>,
+    s: &'s mut Scratch,
     list_depth: usize,
     quote_depth: usize,
     pre_depth: usize,
     /// Current inline codes and line codes (refreshed after every tag).
     inline: StyleSet,
     line: StyleSet,
-    /// The pending run of H6.
-    pending: Vec<Pending>,
-    pending_text: String,
     pending_boundary: bool,
     /// H7: a `br` was the last content and no text came since.
     after_br: bool,
-    /// Diagnostics with their messages, converted to UTF-16 positions at `finish`.
+    /// Whether diagnostics are collected at all.
+    want_notes: bool,
+    /// Diagnostics found while reading (at most [`MAX_DIAGNOSTICS`], in source order),
+    /// converted to UTF-16 positions at `finish`.
     diags: Vec<Note<String>>,
 }
 
 /// The top live entry of a lazy slot stack, popping tombstones.
-fn top_live<T: Copy>(stack: &mut Vec<(usize, T)>, elems: &[Elem]) -> Option<T> {
+fn top_live<T: Copy>(stack: &mut Vec<(u32, T)>, elems: &[Elem]) -> Option<T> {
     while let Some(&(id, v)) = stack.last() {
-        if elems.get(id).is_some_and(|e| !e.closed) {
+        if elems.get(id as usize).is_some_and(|e| !e.closed()) {
             return Some(v);
         }
         stack.pop();
@@ -201,32 +377,41 @@ fn top_live<T: Copy>(stack: &mut Vec<(usize, T)>, elems: &[Elem]) -> Option<T> {
     None
 }
 
-impl<'a> Semantics<'a> {
-    pub(crate) fn new(input: &'a str) -> Self {
+impl<'a, 's> Semantics<'a, 's> {
+    /// Semantics for `input` over `scratch` (emptied first); diagnostics are collected
+    /// when `want_notes`.
+    pub(crate) fn new(input: &'a str, scratch: &'s mut Scratch, want_notes: bool) -> Self {
+        scratch.reset();
+        scratch.heads.resize(KNOWN.len(), NONE);
+        // Sized once: runs at most one per tag or line break (plus one), elements at most
+        // one per `<`. Runs are capped at one per 16 bytes (dense markup may grow them once).
+        let (lt, nl) = count_lt_nl(input.as_bytes());
+        let runs = (lt + nl + 1).min(input.len() / 16 + 1);
+        scratch.elems.reserve_exact(lt);
         Semantics {
             input,
             out: Out {
-                b: FormattedBuilder::with_capacity(input.len(), 0),
+                b: FormattedBuilder::with_capacity(input.len(), runs),
                 cr: None,
             },
-            elems: Vec::new(),
-            name_ids: HashMap::new(),
-            names: Vec::new(),
-            by_name: Vec::new(),
-            blocks: Vec::new(),
-            lists: Vec::new(),
-            slots: Default::default(),
-            item: Vec::new(),
+            s: scratch,
             list_depth: 0,
             quote_depth: 0,
             pre_depth: 0,
             inline: StyleSet::EMPTY,
             line: StyleSet::EMPTY,
-            pending: Vec::new(),
-            pending_text: String::new(),
             pending_boundary: false,
             after_br: false,
+            want_notes,
             diags: Vec::new(),
+        }
+    }
+
+    /// The name of a name id.
+    fn name_of(&self, id: u32) -> &str {
+        match KNOWN.get(id as usize) {
+            Some(n) => n,
+            None => self.s.names.name((id - N_KNOWN) as usize),
         }
     }
 
@@ -234,18 +419,25 @@ impl<'a> Semantics<'a> {
     /// still open (H5) and converts diagnostics to UTF-16 positions of the input (L3).
     ///
     /// `unclosed_tag` is reported for every element still open at the end except those
-    /// whose end tag HTML lets you omit (`li`, `p`, `tr`, …, see [`end_tag_optional`]).
+    /// whose end tag HTML lets you omit (`li`, `p`, `tr`, …, see [`end_tag_optional`]); at
+    /// most [`MAX_DIAGNOSTICS`] of them, the first ones (which with the first ones read
+    /// include the first ones by position, all that `to_diagnostics` keeps).
     pub(crate) fn finish(mut self) -> (Formatted, Vec<Diagnostic>) {
         self.resolve(true);
         self.out.flush_cr(false);
-        for e in &self.elems {
-            if e.closed {
+        if !self.want_notes {
+            return (self.out.b.finish(), Vec::new());
+        }
+        let mut unclosed = 0;
+        for e in &self.s.elems {
+            if e.closed() || unclosed >= MAX_DIAGNOSTICS {
                 continue;
             }
-            let name = self.names.get(e.name).map_or("", String::as_str);
+            let name = self.name_of(e.name);
             if !end_tag_optional(name) {
+                unclosed += 1;
                 self.diags.push(Note {
-                    span: e.span,
+                    span: Span::new(e.start as usize, e.end as usize),
                     code: DiagnosticCode::UnclosedTag,
                     detail: format!(
                         "<{name}> is never closed; it was closed at the end of the message"
@@ -258,13 +450,23 @@ impl<'a> Semantics<'a> {
         (self.out.b.finish(), diagnostics)
     }
 
-    fn diag(&mut self, span: (usize, usize), code: DiagnosticCode, message: String) {
-        self.diags.push(Note {
-            span: Span::new(span.0, span.1),
-            code,
-            detail: message,
-        });
+    /// Records a diagnostic (if asked for and fewer than [`MAX_DIAGNOSTICS`] so far); its
+    /// message is written only then.
+    fn diag(
+        &mut self,
+        span: (usize, usize),
+        code: DiagnosticCode,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.want_notes && self.diags.len() < MAX_DIAGNOSTICS {
+            self.diags.push(Note {
+                span: Span::new(span.0, span.1),
+                code,
+                detail: message(),
+            });
+        }
     }
+
     /// The full style of text here: inline codes plus line codes (H8).
     fn style(&self) -> StyleSet {
         self.inline.with(self.line)
@@ -273,14 +475,15 @@ impl<'a> Semantics<'a> {
     /// Recomputes the current codes from the slot stacks and counters.
     fn refresh(&mut self) {
         let mut set = StyleSet::EMPTY;
-        for stack in &mut self.slots {
-            if let Some(Some(c)) = top_live(stack, &self.elems) {
+        let elems = &self.s.elems;
+        for stack in &mut self.s.slots {
+            if let Some(Some(c)) = top_live(stack, elems) {
                 set.insert(c);
             }
         }
         self.inline = set;
         let mut line = StyleSet::EMPTY;
-        if let Some(c) = top_live(&mut self.item, &self.elems) {
+        if let Some(c) = top_live(&mut self.s.item, elems) {
             line.insert(c);
         }
         let level = self.list_depth.saturating_sub(1) + self.quote_depth;
@@ -294,18 +497,19 @@ impl<'a> Semantics<'a> {
 
     fn boundary(&mut self) {
         self.pending_boundary = true;
-        if !matches!(self.pending.last(), Some(Pending::Boundary)) {
-            self.pending.push(Pending::Boundary);
+        if !matches!(self.s.pending.last(), Some(Pending::Boundary)) {
+            self.s.pending.push(Pending::Boundary);
         }
     }
 
     fn space(&mut self, s: &str, droppable: bool) {
-        let start = self.pending_text.len();
-        self.pending_text.push_str(s);
-        self.pending.push(Pending::Space {
+        let start = u32_of(self.s.pending_text.len());
+        self.s.pending_text.push_str(s);
+        let style = self.style();
+        self.s.pending.push(Pending::Space {
             start,
-            end: self.pending_text.len(),
-            style: self.style(),
+            end: u32_of(self.s.pending_text.len()),
+            style,
             droppable,
         });
     }
@@ -319,13 +523,19 @@ impl<'a> Semantics<'a> {
     }
 
     /// Ends the pending run: content follows (`at_end == false`) or the input ends.
+    #[inline]
     fn resolve(&mut self, at_end: bool) {
-        if self.pending.is_empty() {
-            return;
+        if !self.s.pending.is_empty() {
+            self.resolve_pending(at_end);
         }
+    }
+
+    #[inline(never)]
+    fn resolve_pending(&mut self, at_end: bool) {
         let drop_typed = self.pending_boundary;
         let mut need_newline = false;
-        let pending = std::mem::take(&mut self.pending);
+        let pending = std::mem::take(&mut self.s.pending);
+        let text = std::mem::take(&mut self.s.pending_text);
         for p in &pending {
             match *p {
                 Pending::Boundary => need_newline = true,
@@ -342,47 +552,54 @@ impl<'a> Semantics<'a> {
                         self.newline_before_content();
                         need_newline = false;
                     }
-                    let text = self.pending_text.get(start..end).unwrap_or("");
-                    self.out.push(text, style);
+                    let piece = text.get(start as usize..end as usize).unwrap_or("");
+                    self.out.push(piece, style);
                 }
             }
         }
         if need_newline && !at_end {
             self.newline_before_content();
         }
-        self.pending = pending;
-        self.pending.clear();
-        self.pending_text.clear();
+        self.s.pending = pending;
+        self.s.pending.clear();
+        self.s.pending_text = text;
+        self.s.pending_text.clear();
         self.pending_boundary = false;
     }
 
     /// Text from the source: whitespace joins the pending run, anything else is content.
+    #[inline]
     fn feed(&mut self, s: &str, typed: bool) {
         let droppable = typed && self.pre_depth == 0;
         // Whitespace between two non-whitespace characters of one chunk can never reach a
         // boundary (H6: the walk stops at text), so only the chunk's edges go through the
-        // pending run and the middle is content as a whole: no per-word work.
-        let Some(first) = s.find(|c: char| !is_space(c)) else {
+        // pending run and the middle is content as a whole: no per-word work. The H6
+        // whitespace is ASCII, so the edges are found on bytes.
+        let bytes = s.as_bytes();
+        let Some(first) = bytes.iter().position(|&b| !is_space(b)) else {
             if !s.is_empty() {
                 self.space(s, droppable);
             }
             return;
         };
-        let last = s
-            .char_indices()
-            .rev()
-            .find(|&(_, c)| !is_space(c))
-            .map_or(s.len(), |(k, c)| k + c.len_utf8());
-        if let Some(ws) = s.get(..first).filter(|w| !w.is_empty()) {
-            self.space(ws, droppable);
+        let last = bytes
+            .iter()
+            .rposition(|&b| !is_space(b))
+            .map_or(s.len(), |k| k + 1);
+        if first > 0 {
+            if let Some(ws) = s.get(..first) {
+                self.space(ws, droppable);
+            }
         }
         if let Some(content) = s.get(first..last) {
             self.resolve(false);
             let style = self.style();
             self.out.push(content, style);
         }
-        if let Some(ws) = s.get(last..).filter(|w| !w.is_empty()) {
-            self.space(ws, droppable);
+        if last < s.len() {
+            if let Some(ws) = s.get(last..) {
+                self.space(ws, droppable);
+            }
         }
     }
 
@@ -396,27 +613,29 @@ impl<'a> Semantics<'a> {
 
     // ---- H5 elements ---------------------------------------------------------------------
 
-    fn name_id(&mut self, name: &str) -> usize {
-        if let Some(&id) = self.name_ids.get(name) {
-            return id;
+    /// The id of a tag name: its [`KNOWN`] index, or an interned one.
+    fn name_id(&mut self, known: Option<u32>, name: &str) -> u32 {
+        if let Some(k) = known {
+            return k;
         }
-        let id = self.names.len();
-        self.names.push(name.to_owned());
-        self.by_name.push(Vec::new());
-        self.name_ids.insert(name.to_owned(), id);
-        id
+        let before = self.s.names.ends.len();
+        let i = self.s.names.intern(name);
+        if self.s.names.ends.len() > before {
+            self.s.heads.push(NONE);
+        }
+        N_KNOWN.saturating_add(i)
     }
 
     /// Tombstones one element and updates the counters.
-    fn mark_closed(&mut self, id: usize) {
-        let Some(e) = self.elems.get_mut(id) else {
+    fn mark_closed(&mut self, id: u32) {
+        let Some(e) = self.s.elems.get_mut(id as usize) else {
             return;
         };
-        if e.closed {
+        if e.closed() {
             return;
         }
-        e.closed = true;
-        match e.role {
+        e.prev |= CLOSED;
+        match role_of(e.name) {
             Role::List(_) => self.list_depth = self.list_depth.saturating_sub(1),
             Role::Quote => self.quote_depth = self.quote_depth.saturating_sub(1),
             Role::Pre => self.pre_depth = self.pre_depth.saturating_sub(1),
@@ -430,36 +649,36 @@ impl<'a> Semantics<'a> {
     }
 
     /// Closes element `id` and every block element opened after it (H5).
-    fn close(&mut self, id: usize) {
-        while let Some(&top) = self.blocks.last() {
+    fn close(&mut self, id: u32) {
+        while let Some(&top) = self.s.blocks.last() {
             if top < id {
                 break;
             }
-            self.blocks.pop();
+            self.s.blocks.pop();
             self.mark_closed(top);
         }
         self.mark_closed(id);
     }
 
     /// The nearest open element named `nid`, popping tombstones off its stack.
-    fn nearest_open(&mut self, nid: usize) -> Option<usize> {
-        let stack = self.by_name.get_mut(nid)?;
-        while let Some(&id) = stack.last() {
-            if self.elems.get(id).is_some_and(|e| !e.closed) {
-                return Some(id);
+    fn nearest_open(&mut self, nid: u32) -> Option<u32> {
+        let head = self.s.heads.get_mut(nid as usize)?;
+        while *head != NONE {
+            let e = *self.s.elems.get(*head as usize)?;
+            if !e.closed() {
+                return Some(*head);
             }
-            stack.pop();
+            *head = e.prev & !CLOSED;
         }
         None
     }
 
-    fn open(&mut self, tag: &StartTag<'_>, role: Role, mut effect: Effect) {
-        let nid = self.name_id(tag.name);
+    fn open(&mut self, tag: &StartTag<'_>, nid: u32, role: Role, mut effect: Effect) {
         // H5: an `li` first closes an open `li` of the same list. The top live `li` is the
         // only candidate: any `li` of the current list was opened after the list, and any
         // `li` opened after it belongs to a list that is still open, a nearer one.
-        let list = top_live(&mut self.lists, &self.elems);
-        let list_id = self.lists.last().map(|&(id, _)| id);
+        let list = top_live(&mut self.s.lists, &self.s.elems);
+        let list_id = self.s.lists.last().map(|&(id, _)| id);
         if role == Role::Item {
             if let Some(prev) = self.nearest_open(nid) {
                 let same_list = match list_id {
@@ -471,47 +690,51 @@ impl<'a> Semantics<'a> {
                 }
             }
         }
-        let id = self.elems.len();
-        self.elems.push(Elem {
+        let id = u32_of(self.s.elems.len()).min(NONE - 1);
+        let Some(head) = self.s.heads.get_mut(nid as usize) else {
+            return;
+        };
+        let prev = *head;
+        *head = id;
+        self.s.elems.push(Elem {
             name: nid,
-            role,
-            closed: false,
-            span: Span::new(tag.span.0, tag.span.1),
+            prev,
+            start: u32_of(tag.span.0),
+            end: u32_of(tag.span.1),
         });
-        if let Some(stack) = self.by_name.get_mut(nid) {
-            stack.push(id);
-        }
         if role.is_block() {
-            self.blocks.push(id);
+            self.s.blocks.push(id);
         }
         match role {
             Role::List(code) => {
                 self.list_depth += 1;
-                self.lists.push((id, code));
+                self.s.lists.push((id, code));
             }
             Role::Quote => self.quote_depth += 1,
             Role::Pre => self.pre_depth += 1,
             Role::Item => {
                 let code = list.unwrap_or(StyleCode::Bullet);
-                self.item.push((id, code));
+                self.s.item.push((id, code));
             }
             Role::Plain | Role::Unsupported | Role::Inline | Role::Block | Role::Break => {}
         }
         // H4: `color` on `font`, then `style`, after the element's own effect.
-        if tag.name == "font" {
-            if let Some(c) = tag
-                .attrs
-                .iter()
-                .find(|a| a.name == "color")
-                .and_then(|a| parse_colour(&a.value))
-            {
-                effect.set(c);
+        if !tag.attrs.is_empty() {
+            if nid == FONT {
+                if let Some(c) = tag
+                    .attrs
+                    .iter()
+                    .find(|a| a.name == "color")
+                    .and_then(|a| parse_colour(&a.value))
+                {
+                    effect.set(c);
+                }
+            }
+            if let Some(a) = tag.attrs.iter().find(|a| a.name == "style") {
+                apply_style(&a.value, &mut effect);
             }
         }
-        if let Some(a) = tag.attrs.iter().find(|a| a.name == "style") {
-            apply_style(&a.value, &mut effect);
-        }
-        for (stack, value) in self.slots.iter_mut().zip(effect.slots) {
+        for (stack, value) in self.s.slots.iter_mut().zip(effect.slots) {
             if let Some(v) = value {
                 stack.push((id, v));
             }
@@ -519,7 +742,8 @@ impl<'a> Semantics<'a> {
     }
 }
 
-impl TokenSink for Semantics<'_> {
+impl TokenSink for Semantics<'_, '_> {
+    #[inline]
     fn text(&mut self, text: &str) {
         if text.is_empty() {
             return;
@@ -542,46 +766,53 @@ impl TokenSink for Semantics<'_> {
     }
 
     fn start_tag(&mut self, tag: &StartTag<'_>) {
-        let (role, effect) = classify(tag.name);
+        let known = known(tag.name);
+        let (role, effect) = classify(known);
         if role == Role::Break {
             self.line_break();
             return;
         }
         if role == Role::Unsupported {
-            self.diag(
-                tag.span,
-                DiagnosticCode::UnsupportedElement,
-                format!("<{}> is not supported; its content was kept", tag.name),
-            );
+            self.diag(tag.span, DiagnosticCode::UnsupportedElement, || {
+                format!("<{}> is not supported; its content was kept", tag.name)
+            });
         }
         if role.is_block() {
             self.boundary();
         }
-        if is_void(tag.name) {
+        let void = match known {
+            Some(k) => k == HR,
+            None => is_void(tag.name),
+        };
+        if void {
             return;
         }
-        self.open(tag, role, effect);
+        let nid = self.name_id(known, tag.name);
+        self.open(tag, nid, role, effect);
         self.refresh();
     }
 
     fn end_tag(&mut self, name: &str, span: (usize, usize)) {
-        if name == "br" {
+        let known = known(name);
+        if known == Some(BR) {
             self.line_break();
             return;
         }
-        let found = match self.name_ids.get(name) {
-            Some(&nid) => self.nearest_open(nid),
-            None => None,
+        let nid = match known {
+            Some(k) => Some(k),
+            None => self.s.names.get(name).map(|i| N_KNOWN.saturating_add(i)),
         };
-        let Some(id) = found else {
-            self.diag(
-                span,
-                DiagnosticCode::UnmatchedClosingTag,
-                format!("</{name}> closes no open element and was ignored"),
-            );
+        let Some(id) = nid.and_then(|nid| self.nearest_open(nid)) else {
+            self.diag(span, DiagnosticCode::UnmatchedClosingTag, || {
+                format!("</{name}> closes no open element and was ignored")
+            });
             return;
         };
-        let block = self.elems.get(id).is_some_and(|e| e.role.is_block());
+        let block = self
+            .s
+            .elems
+            .get(id as usize)
+            .is_some_and(|e| role_of(e.name).is_block());
         self.close(id);
         if block {
             self.boundary();

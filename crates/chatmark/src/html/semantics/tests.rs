@@ -81,7 +81,8 @@ fn html_diagnostics_l3() {
 #[test]
 fn html_diagnostic_spans_inside_a_character_round_down() {
     let input = "\u{e9}\u{1F600}x";
-    let mut sem = Semantics::new(input);
+    let mut scratch = Scratch::default();
+    let mut sem = Semantics::new(input, &mut scratch, true);
     sem.end_tag("b", (1, 4));
     sem.end_tag("i", (3, 99));
     let (_, d) = sem.finish();
@@ -167,7 +168,8 @@ fn html_never_panics_on_token_sequences() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..3000 {
         let input: String = (0..24).map(|_| rng.pick(&TEXT)).collect();
-        let mut sem = Semantics::new(&input);
+        let mut scratch = Scratch::default();
+        let mut sem = Semantics::new(&input, &mut scratch, true);
         for _ in 0..40 {
             let span = ((rng.next() % 40) as usize, (rng.next() % 40) as usize);
             match rng.next() % 5 {
@@ -213,5 +215,30 @@ fn html_never_panics_on_strings() {
         let input: String = (0..30).map(|_| rng.pick(&BITS)).collect();
         let (f, d) = parse(&input);
         assert_canonical(&input, &f, &d);
+    }
+}
+
+// ---- the element table ---------------------------------------------------------------
+
+#[test]
+fn known_names_match_their_ids_h3() {
+    for (i, name) in KNOWN.iter().enumerate() {
+        assert_eq!(known(name), Some(i as u32), "{name}");
+        assert_eq!(
+            known(&name.to_uppercase()),
+            None,
+            "names are matched lower-cased"
+        );
+    }
+    for name in ["", "bb", "x", "img", "underlines", "h7", "spa"] {
+        assert_eq!(known(name), None, "{name}");
+    }
+    assert_eq!((KNOWN[BR as usize], KNOWN[HR as usize]), ("br", "hr"));
+    assert_eq!(KNOWN[FONT as usize], "font");
+    // the I3 tags are elements of the same name and effect
+    for tag in crate::vocab::Tag::ALL {
+        let (role, effect) = classify(known(tag.name()));
+        assert_eq!(role, Role::Inline, "{}", tag.name());
+        assert_eq!(effect, Effect::default().with(tag.code()), "{}", tag.name());
     }
 }
