@@ -85,6 +85,16 @@ impl FormattedBuilder {
         self.runs.advance(utf16_len(s), set);
     }
 
+    /// Appends `s`, whose length in UTF-16 units the caller has counted (`units`), styled
+    /// with `set`: for producers that scan the text anyway (HTML mode).
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn push_str_units(&mut self, s: &str, units: usize, set: StyleSet) {
+        debug_assert_eq!(units, utf16_len(s));
+        self.text.push_str(s);
+        self.runs.advance(units, set);
+    }
+
     // used by HTML mode only
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Appends one character styled with `set`.

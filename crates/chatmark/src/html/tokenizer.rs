@@ -318,8 +318,48 @@ fn skip_comment(bytes: &[u8], from: usize) -> usize {
     }
 }
 
+/// `0x01` in every byte of a word.
+pub(crate) const LO: u64 = u64::from_ne_bytes([1; 8]);
+/// `0x80` in every byte of a word.
+pub(crate) const HI: u64 = LO << 7;
+
+/// The lowest set `0x80` bit marks the first zero byte of `v` (bits above it may be
+/// false positives, from the borrow): non-zero exactly when `v` has a zero byte.
+pub(crate) const fn zero_bytes(v: u64) -> u64 {
+    v.wrapping_sub(LO) & !v & HI
+}
+
+/// Index of the first `<`, `&` or `\r` in `hay`: the bytes the data state stops at. Eight
+/// bytes at a time (SWAR; chat text runs between tags are short, where a SIMD search's setup
+/// costs more than it saves).
+fn find_special(hay: &[u8]) -> Option<usize> {
+    let mut chunks = hay.chunks_exact(8);
+    let mut off = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let m = zero_bytes(w ^ (LO * u64::from(b'<')))
+            | zero_bytes(w ^ (LO * u64::from(b'&')))
+            | zero_bytes(w ^ (LO * u64::from(b'\r')));
+        if m != 0 {
+            return Some(off + (m.trailing_zeros() / 8) as usize);
+        }
+        off += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| matches!(b, b'<' | b'&' | b'\r'))
+        .map(|p| off + p)
+}
+
 /// Appends `s` to `out` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute names).
 fn push_name(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b == 0 || b.is_ascii_uppercase()) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         out.push(match c {
             '\0' => '\u{FFFD}',
@@ -439,10 +479,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
         let mut text_start = 0;
         let mut pos = 0;
         while pos < len {
-            let Some(skip) = bytes
-                .get(pos..)
-                .and_then(|rest| memchr::memchr3(b'<', b'&', b'\r', rest))
-            else {
+            let Some(skip) = bytes.get(pos..).and_then(find_special) else {
                 break;
             };
             pos += skip;
@@ -545,6 +582,19 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                     sink.start_tag(&tag);
                     return Some(name_end + 1);
                 }
+                if self.lean {
+                    if let Some((name_end, end)) = self.simple_attr_tag(lt + 1) {
+                        let n = self.n_attrs.min(self.b.attrs.len());
+                        let tag = StartTag {
+                            name: self.slice(lt + 1, name_end),
+                            attrs: self.b.attrs.get(..n).unwrap_or_default(),
+                            self_closing: false,
+                            span: (lt, end),
+                        };
+                        sink.start_tag(&tag);
+                        return Some(end);
+                    }
+                }
                 match self.tag(lt + 1) {
                     Some((end, self_closing)) => {
                         if !self.lean {
@@ -581,6 +631,60 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
             .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
             .count();
         (rest.get(n) == Some(&b'>')).then_some(from + n)
+    }
+
+    /// The fast path for a start tag with plain attributes, in HTML mode (lean): a name as
+    /// for [`Self::simple_tag`], then any number of ` name="value"` (the name lower-case
+    /// letters and `-`, the value free of `"`, `&`, `\r` and NUL, so taken as it is), then
+    /// `>`. Fills the attribute slots as the tag states would and returns the name's end and
+    /// the index after the `>`; `None` for any other tag (read by [`Self::tag`], which
+    /// starts the slots over).
+    fn simple_attr_tag(&mut self, from: usize) -> Option<(usize, usize)> {
+        let bytes = self.bytes;
+        let n = bytes
+            .get(from..)?
+            .iter()
+            .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            .count();
+        let name_end = from + n;
+        let mut i = name_end;
+        self.n_attrs = 0;
+        loop {
+            match *bytes.get(i)? {
+                b'>' => return Some((name_end, i + 1)),
+                b' ' => i += 1,
+                _ => return None,
+            }
+            let a_len = bytes
+                .get(i..)?
+                .iter()
+                .take_while(|&&b| b.is_ascii_lowercase() || b == b'-')
+                .count();
+            let a_end = i + a_len;
+            if a_len == 0 || bytes.get(a_end..a_end + 2)? != b"=\"" {
+                return None;
+            }
+            let v_start = a_end + 2;
+            let v_len = bytes
+                .get(v_start..)?
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'&' | b'\r' | 0))?;
+            let v_end = v_start + v_len;
+            if bytes.get(v_end) != Some(&b'"') {
+                return None;
+            }
+            self.new_attr();
+            let name = self.slice(i, a_end);
+            if let Some(a) = self.cur_attr() {
+                a.name.push_str(name);
+            }
+            self.start_value();
+            let value = self.slice(v_start, v_end);
+            if let Some(v) = self.cur_value() {
+                v.push_str(value);
+            }
+            i = v_end + 1;
+        }
     }
 
     /// Starts a new attribute, reusing a slot; [`Self::cur_attr`] then reaches it.
@@ -856,5 +960,37 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
             }
         }
         self.n_attrs = w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_special;
+
+    /// The word-at-a-time search finds what a byte loop finds, at every alignment and with
+    /// bytes next to the searched ones (`;`, `=`, `%`, `\x0c`, `\xa6`) that a wrong mask
+    /// would mistake for them (H1 data state).
+    #[test]
+    fn find_special_agrees_with_a_byte_loop() {
+        let alphabet = b"ab;<=&%\r\x0c\n\xa6\xbc\x8d";
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 40) as usize;
+            let hay: Vec<u8> = (0..len)
+                .map(|k| {
+                    let r = (x >> (k % 60)) as usize ^ k.wrapping_mul(31);
+                    if r % 5 == 0 {
+                        alphabet[r / 5 % alphabet.len()]
+                    } else {
+                        b'a' + (r % 3) as u8
+                    }
+                })
+                .collect();
+            let want = hay.iter().position(|&b| matches!(b, b'<' | b'&' | b'\r'));
+            assert_eq!(find_special(&hay), want, "{hay:?}");
+        }
     }
 }

@@ -13,7 +13,7 @@ const fn is_css_space(c: char) -> bool {
 
 /// Removes `/* … */` comments (an unterminated one runs to the end), as H4 says: first.
 fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains("/*") {
+    if !s.as_bytes().windows(2).any(|w| w == b"/*") {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -40,8 +40,13 @@ pub(super) fn apply_style(style: &str, effect: &mut Effect) {
         };
         let prop = prop.trim_matches(is_css_space);
         let value = value.trim_matches(is_css_space);
-        let is = |p: &str| prop.eq_ignore_ascii_case(p);
-        if is("font-weight") {
+        // The property, matched by length first (no comparison with the other names).
+        let is = |p: &str| prop.len() == p.len() && prop.eq_ignore_ascii_case(p);
+        if is("color") {
+            if let Some(c) = parse_colour(value) {
+                effect.set(c);
+            }
+        } else if is("font-weight") {
             if let Some(bold) = parse_weight(value) {
                 if bold {
                     effect.set(StyleCode::Bold);
@@ -71,10 +76,6 @@ pub(super) fn apply_style(style: &str, effect: &mut Effect) {
             }
         } else if is("font-size") {
             if let Some(c) = parse_font_size(value) {
-                effect.set(c);
-            }
-        } else if is("color") {
-            if let Some(c) = parse_colour(value) {
                 effect.set(c);
             }
         }
@@ -175,14 +176,13 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
 pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
     let v = v.trim_matches(is_css_space);
     let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix('#') {
-        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
+        let digit = |b: u8| char::from(b).to_digit(16);
+        let mut rgb = [0u8; 3];
+        let [a, b, c, d, e, f] = *<&[u8; 6]>::try_from(hex.as_bytes()).ok()?;
+        for (out, (hi, lo)) in rgb.iter_mut().zip([(a, b), (c, d), (e, f)]) {
+            *out = u8::try_from(digit(hi)? * 16 + digit(lo)?).ok()?;
         }
-        let byte = |k: usize| {
-            hex.get(k..k + 2)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        };
-        [byte(0)?, byte(2)?, byte(4)?]
+        rgb
     } else if v.len() > 4 && v.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("rgb(")) {
         let inner = v.get(4..)?.strip_suffix(')')?;
         let mut rgb = [0u8; 3];

@@ -120,6 +120,7 @@ pub(super) const FONT: u32 = 32;
 
 /// The id of a known element name (already ASCII-lowercased): its index in [`KNOWN`],
 /// matched by length, then bytes (no hashing, no allocation).
+#[inline]
 pub(super) fn known(name: &str) -> Option<u32> {
     Some(match name.len() {
         1 => match name {
@@ -195,6 +196,7 @@ pub(super) fn known(name: &str) -> Option<u32> {
 /// The H3 table: role and own effect of a known element (an id of [`KNOWN`]); `None`
 /// (any other name) is [`Role::Unsupported`]. The I3 tags are elements of the same name and
 /// effect ("the dialect's angle spelling").
+#[inline]
 pub(super) fn classify(id: Option<u32>) -> (Role, Effect) {
     let e = Effect::default();
     let Some(id) = id else {

@@ -64,6 +64,7 @@ mod elements;
 mod tests;
 
 use super::token::{StartTag, TokenSink};
+use super::tokenizer::{zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
@@ -229,6 +230,19 @@ impl Scratch {
     /// Entries a buffer keeps between messages; a larger one (after a huge message) shrinks.
     const KEEP: usize = 1 << 12;
 
+    /// Empties every buffer.
+    fn clear(&mut self) {
+        self.elems.clear();
+        self.heads.clear();
+        self.names.clear();
+        self.blocks.clear();
+        self.lists.clear();
+        self.slots.iter_mut().for_each(Vec::clear);
+        self.item.clear();
+        self.pending.clear();
+        self.pending_text.clear();
+    }
+
     /// Empties every buffer, giving back what a huge message made them grow.
     pub(crate) fn reset(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
@@ -283,14 +297,9 @@ impl Out {
     #[inline]
     fn push(&mut self, s: &str, style: StyleSet) {
         let has_line = style.without_line_codes() != style;
-        let bytes = s.as_bytes();
-        let special = if has_line {
-            memchr::memchr2(b'\r', b'\n', bytes)
-        } else {
-            memchr::memchr(b'\r', bytes)
-        };
-        if self.cr.is_none() && special.is_none() {
-            self.b.push_str(s, style);
+        let (units, breaks) = scan(s.as_bytes(), has_line);
+        if self.cr.is_none() && !breaks {
+            self.b.push_str_units(s, units, style);
             return;
         }
         self.push_lines(s, style);
@@ -323,9 +332,70 @@ impl Out {
     }
 }
 
+/// H6 line break before content that follows a boundary.
+fn newline_before_content(out: &mut Out) {
+    if !out.is_empty() && !out.ends_with_newline() {
+        out.flush_cr(true);
+        out.b.push_char('\n', StyleSet::EMPTY);
+    }
+}
+
 /// The H6 whitespace characters (all ASCII, so a byte test is a character test).
 const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
+}
+
+/// UTF-16 units of the eight bytes of `w` (whole characters): one per byte that is not a
+/// continuation byte, plus one per four-byte lead.
+#[inline]
+fn word_units(w: u64) -> u32 {
+    if w & HI == 0 {
+        return 8;
+    }
+    // Each mask has at most the top bit of a byte set; shifted down to ones, a multiply by
+    // LO sums them into the top byte (a popcount without the instruction).
+    let ones = |mask: u64| ((mask >> 7).wrapping_mul(LO) >> 56) as u32;
+    let continuation = ones(w & !(w << 1) & HI);
+    let four = ones(w & (w << 1) & (w << 2) & (w << 3) & HI);
+    8 - continuation + four
+}
+
+/// The UTF-16 length of `s` and whether it holds a `\r`, or a `\n` when `lf`: what
+/// [`Out::push`] needs, in one pass eight bytes at a time (SWAR; the last few bytes are
+/// padded with zeros, which count one unit each and are taken off).
+#[inline]
+fn scan(s: &[u8], lf: bool) -> (usize, bool) {
+    let cr = LO * u64::from(b'\r');
+    let nl = LO * u64::from(if lf { b'\n' } else { b'\r' });
+    let mut chunks = s.chunks_exact(8);
+    let mut units = 0usize;
+    let mut breaks = 0u64;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        breaks |= zero_bytes(w ^ cr) | zero_bytes(w ^ nl);
+        units += word_units(w) as usize;
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // The last eight bytes, shifted so that only the remainder's stay (the others
+        // were counted); shorter texts are read byte by byte.
+        let w = match s.len().checked_sub(8).and_then(|k| s.get(k..)) {
+            Some(last) => {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(last);
+                u64::from_le_bytes(word) >> (8 * (8 - rest.len()))
+            }
+            None => rest
+                .iter()
+                .rev()
+                .fold(0u64, |w, &b| (w << 8) | u64::from(b)),
+        };
+        breaks |= zero_bytes(w ^ cr) | zero_bytes(w ^ nl);
+        units += word_units(w) as usize - (8 - rest.len());
+    }
+    (units, breaks != 0)
 }
 
 /// Counts `<` and `\n` bytes (vectorised: byte-wide counters per 128-byte chunk).
@@ -381,13 +451,20 @@ impl<'a, 's> Semantics<'a, 's> {
     /// Semantics for `input` over `scratch` (emptied first); diagnostics are collected
     /// when `want_notes`.
     pub(crate) fn new(input: &'a str, scratch: &'s mut Scratch, want_notes: bool) -> Self {
-        scratch.reset();
+        scratch.clear();
         scratch.heads.resize(KNOWN.len(), NONE);
-        // Sized once: runs at most one per tag or line break (plus one), elements at most
-        // one per `<`. Runs are capped at one per 16 bytes (dense markup may grow them once).
-        let (lt, nl) = count_lt_nl(input.as_bytes());
-        let runs = (lt + nl + 1).min(input.len() / 16 + 1);
-        scratch.elems.reserve_exact(lt);
+        // Sized once: runs are at most one per tag or line break (plus one), capped at one
+        // per 16 bytes (dense markup may grow them once); elements at most one per `<`,
+        // reserved so that a long input never holds a doubled arena. Short messages skip
+        // the count: one run per 16 bytes is plenty there, and the arena is scratch.
+        let runs = input.len() / 16 + 1;
+        let runs = if input.len() > Scratch::KEEP {
+            let (lt, nl) = count_lt_nl(input.as_bytes());
+            scratch.elems.reserve_exact(lt);
+            runs.min(lt + nl + 1)
+        } else {
+            runs
+        };
         Semantics {
             input,
             out: Out {
@@ -514,14 +591,6 @@ impl<'a, 's> Semantics<'a, 's> {
         });
     }
 
-    /// H6 line break before content that follows a boundary.
-    fn newline_before_content(&mut self) {
-        if !self.out.is_empty() && !self.out.ends_with_newline() {
-            self.out.flush_cr(true);
-            self.out.b.push_char('\n', StyleSet::EMPTY);
-        }
-    }
-
     /// Ends the pending run: content follows (`at_end == false`) or the input ends.
     #[inline]
     fn resolve(&mut self, at_end: bool) {
@@ -534,9 +603,8 @@ impl<'a, 's> Semantics<'a, 's> {
     fn resolve_pending(&mut self, at_end: bool) {
         let drop_typed = self.pending_boundary;
         let mut need_newline = false;
-        let pending = std::mem::take(&mut self.s.pending);
-        let text = std::mem::take(&mut self.s.pending_text);
-        for p in &pending {
+        let s = &mut *self.s;
+        for p in &s.pending {
             match *p {
                 Pending::Boundary => need_newline = true,
                 Pending::Space {
@@ -549,21 +617,22 @@ impl<'a, 's> Semantics<'a, 's> {
                         continue;
                     }
                     if need_newline {
-                        self.newline_before_content();
+                        newline_before_content(&mut self.out);
                         need_newline = false;
                     }
-                    let piece = text.get(start as usize..end as usize).unwrap_or("");
+                    let piece = s
+                        .pending_text
+                        .get(start as usize..end as usize)
+                        .unwrap_or("");
                     self.out.push(piece, style);
                 }
             }
         }
         if need_newline && !at_end {
-            self.newline_before_content();
+            newline_before_content(&mut self.out);
         }
-        self.s.pending = pending;
-        self.s.pending.clear();
-        self.s.pending_text = text;
-        self.s.pending_text.clear();
+        s.pending.clear();
+        s.pending_text.clear();
         self.pending_boundary = false;
     }
 
@@ -586,15 +655,24 @@ impl<'a, 's> Semantics<'a, 's> {
             .iter()
             .rposition(|&b| !is_space(b))
             .map_or(s.len(), |k| k + 1);
-        if first > 0 {
-            if let Some(ws) = s.get(..first) {
-                self.space(ws, droppable);
+        if self.s.pending.is_empty() {
+            // Nothing pending: leading whitespace would join the run and be resolved by
+            // this content at once, with the same style, so it goes out with it.
+            if let Some(content) = s.get(..last) {
+                let style = self.style();
+                self.out.push(content, style);
             }
-        }
-        if let Some(content) = s.get(first..last) {
-            self.resolve(false);
-            let style = self.style();
-            self.out.push(content, style);
+        } else {
+            if first > 0 {
+                if let Some(ws) = s.get(..first) {
+                    self.space(ws, droppable);
+                }
+            }
+            if let Some(content) = s.get(first..last) {
+                self.resolve_pending(false);
+                let style = self.style();
+                self.out.push(content, style);
+            }
         }
         if last < s.len() {
             if let Some(ws) = s.get(last..) {
@@ -734,10 +812,28 @@ impl<'a, 's> Semantics<'a, 's> {
                 apply_style(&a.value, &mut effect);
             }
         }
-        for (stack, value) in self.s.slots.iter_mut().zip(effect.slots) {
-            if let Some(v) = value {
-                stack.push((id, v));
+        // The new element is the top of every slot it has an opinion on, so the current
+        // codes change by its effect alone; list levels and items (an `li` may close
+        // elements first) take the full recomputation.
+        let mut full = matches!(role, Role::List(_) | Role::Item | Role::Quote);
+        for (k, (stack, value)) in self.s.slots.iter_mut().zip(effect.slots).enumerate() {
+            match value {
+                Some(Some(code)) => {
+                    stack.push((id, Some(code)));
+                    self.inline.insert(code);
+                }
+                Some(None) => {
+                    stack.push((id, None));
+                    match StyleCode::FLAGS.get(k) {
+                        Some(&flag) => self.inline.remove(flag),
+                        None => full = true,
+                    }
+                }
+                None => {}
             }
+        }
+        if full {
+            self.refresh();
         }
     }
 }
@@ -789,7 +885,6 @@ impl TokenSink for Semantics<'_, '_> {
         }
         let nid = self.name_id(known, tag.name);
         self.open(tag, nid, role, effect);
-        self.refresh();
     }
 
     fn end_tag(&mut self, name: &str, span: (usize, usize)) {

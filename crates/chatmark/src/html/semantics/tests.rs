@@ -242,3 +242,34 @@ fn known_names_match_their_ids_h3() {
         assert_eq!(effect, Effect::default().with(tag.code()), "{}", tag.name());
     }
 }
+
+/// The word-at-a-time scan of `Out::push` counts UTF-16 units and finds line breaks as
+/// the plain definitions do (1.3), at every length and with every kind of character.
+#[test]
+fn scan_agrees_with_utf16_len() {
+    let pieces = [
+        "a",
+        " ",
+        "\r",
+        "\n",
+        "\u{e9}",
+        "\u{20ac}",
+        "\u{1F600}",
+        "\u{c}",
+        "\0",
+        "\u{7f}",
+    ];
+    let mut rng = Rng(0x51_7CC1_B727_220A);
+    for _ in 0..5000 {
+        let n = (rng.next() % 24) as usize;
+        let s: String = (0..n).map(|_| rng.pick(&pieces)).collect();
+        for lf in [false, true] {
+            let want_breaks = s.contains('\r') || (lf && s.contains('\n'));
+            assert_eq!(
+                scan(s.as_bytes(), lf),
+                (crate::utf16_len(&s), want_breaks),
+                "{s:?}"
+            );
+        }
+    }
+}
