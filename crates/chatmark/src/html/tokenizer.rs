@@ -329,6 +329,33 @@ pub(crate) const fn zero_bytes(v: u64) -> u64 {
     v.wrapping_sub(LO) & !v & HI
 }
 
+/// The `0x80` bits of the bytes of `w` that are `<`, `&` or `\r` (exact up to the first).
+#[inline(always)]
+const fn special_bytes(w: u64) -> u64 {
+    zero_bytes(w ^ (LO * b'<' as u64))
+        | zero_bytes(w ^ (LO * b'&' as u64))
+        | zero_bytes(w ^ (LO * b'\r' as u64))
+}
+
+/// Bytes of a tag name on the fast paths: lower-case ASCII letters and digits.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+const NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_lowercase() || (b as u8).is_ascii_digit();
+        b += 1;
+    }
+    t
+};
+
+/// Whether `b` may be part of a tag name on the fast paths ([`NAME_BYTE`]).
+#[inline(always)]
+fn name_byte(b: u8) -> bool {
+    NAME_BYTE.get(usize::from(b)).copied().unwrap_or(false)
+}
+
 /// Index of the first `<`, `&` or `\r` in `hay`: the bytes the data state stops at. Eight
 /// bytes at a time (SWAR; chat text runs between tags are short, where a SIMD search's setup
 /// costs more than it saves).
@@ -338,20 +365,27 @@ fn find_special(hay: &[u8]) -> Option<usize> {
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let m = zero_bytes(w ^ (LO * u64::from(b'<')))
-            | zero_bytes(w ^ (LO * u64::from(b'&')))
-            | zero_bytes(w ^ (LO * u64::from(b'\r')));
+        let m = special_bytes(u64::from_le_bytes(word));
         if m != 0 {
             return Some(off + (m.trailing_zeros() / 8) as usize);
         }
         off += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| matches!(b, b'<' | b'&' | b'\r'))
-        .map(|p| off + p)
+    let rest = chunks.remainder();
+    match hay.len().checked_sub(8).and_then(|k| hay.get(k..)) {
+        Some(last) if !rest.is_empty() => {
+            // The last eight bytes again: the ones already read hold no match, hence no
+            // zero byte to borrow from, so shifting them out leaves exact bits.
+            let mut word = [0u8; 8];
+            word.copy_from_slice(last);
+            let m = special_bytes(u64::from_le_bytes(word)) >> (8 * (8 - rest.len()));
+            (m != 0).then(|| off + (m.trailing_zeros() / 8) as usize)
+        }
+        _ => rest
+            .iter()
+            .position(|&b| matches!(b, b'<' | b'&' | b'\r'))
+            .map(|p| off + p),
+    }
 }
 
 /// Appends `s` to `out` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute names).
@@ -626,10 +660,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
     #[inline]
     fn simple_tag(&self, from: usize) -> Option<usize> {
         let rest = self.bytes.get(from..)?;
-        let n = rest
-            .iter()
-            .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            .count();
+        let n = rest.iter().take_while(|&&b| name_byte(b)).count();
         (rest.get(n) == Some(&b'>')).then_some(from + n)
     }
 
@@ -644,7 +675,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
         let n = bytes
             .get(from..)?
             .iter()
-            .take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            .take_while(|&&b| name_byte(b))
             .count();
         let name_end = from + n;
         let mut i = name_end;

@@ -11,6 +11,21 @@ const fn is_css_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}')
 }
 
+/// `s` without CSS whitespace at either end (all ASCII, so found on bytes).
+fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    let space = |c: &u8| is_css_space(char::from(*c));
+    let start = b.iter().position(|c| !space(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !space(c)).map_or(start, |k| k + 1);
+    s.get(start..end).unwrap_or("")
+}
+
+/// Splits `s` at the first `byte` (ASCII, so both sides are on char boundaries).
+fn split_at_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
+    let k = s.as_bytes().iter().position(|&b| b == byte)?;
+    Some((s.get(..k)?, s.get(k + 1..)?))
+}
+
 /// Removes `/* … */` comments (an unterminated one runs to the end), as H4 says: first.
 fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.as_bytes().windows(2).any(|w| w == b"/*") {
@@ -34,12 +49,23 @@ fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
 /// Applies a `style` attribute's declarations in order onto `effect` (H4).
 pub(super) fn apply_style(style: &str, effect: &mut Effect) {
     let style = strip_comments(style);
-    for decl in style.split(';') {
-        let Some((prop, value)) = decl.split_once(':') else {
+    let mut rest = Some(&*style);
+    while let Some(now) = rest {
+        let decl = match split_at_byte(now, b';') {
+            Some((decl, after)) => {
+                rest = Some(after);
+                decl
+            }
+            None => {
+                rest = None;
+                now
+            }
+        };
+        let Some((prop, value)) = split_at_byte(decl, b':') else {
             continue;
         };
-        let prop = prop.trim_matches(is_css_space);
-        let value = value.trim_matches(is_css_space);
+        let prop = trim(prop);
+        let value = trim(value);
         // The property, matched by length first (no comparison with the other names).
         let is = |p: &str| prop.len() == p.len() && prop.eq_ignore_ascii_case(p);
         if is("color") {
@@ -174,7 +200,7 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
 
 /// The colour rule of H4: the palette only, as `#rrggbb`, `rgb(r, g, b)` or a name.
 pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
-    let v = v.trim_matches(is_css_space);
+    let v = trim(v);
     let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix('#') {
         let digit = |b: u8| char::from(b).to_digit(16);
         let mut rgb = [0u8; 3];

@@ -295,8 +295,8 @@ impl Out {
     }
 
     #[inline]
-    fn push(&mut self, s: &str, style: StyleSet) {
-        let has_line = style.without_line_codes() != style;
+    /// Appends `s` with `style`; `has_line` says whether `style` has line codes.
+    fn push(&mut self, s: &str, style: StyleSet, has_line: bool) {
         let (units, breaks) = scan(s.as_bytes(), has_line);
         if self.cr.is_none() && !breaks {
             self.b.push_str_units(s, units, style);
@@ -363,7 +363,7 @@ fn word_units(w: u64) -> u32 {
 /// The UTF-16 length of `s` and whether it holds a `\r`, or a `\n` when `lf`: what
 /// [`Out::push`] needs, in one pass eight bytes at a time (SWAR; the last few bytes are
 /// padded with zeros, which count one unit each and are taken off).
-#[inline]
+#[inline(never)]
 fn scan(s: &[u8], lf: bool) -> (usize, bool) {
     let cr = LO * u64::from(b'\r');
     let nl = LO * u64::from(if lf { b'\n' } else { b'\r' });
@@ -624,7 +624,8 @@ impl<'a, 's> Semantics<'a, 's> {
                         .pending_text
                         .get(start as usize..end as usize)
                         .unwrap_or("");
-                    self.out.push(piece, style);
+                    let has_line = style.without_line_codes() != style;
+                    self.out.push(piece, style, has_line);
                 }
             }
         }
@@ -660,7 +661,7 @@ impl<'a, 's> Semantics<'a, 's> {
             // this content at once, with the same style, so it goes out with it.
             if let Some(content) = s.get(..last) {
                 let style = self.style();
-                self.out.push(content, style);
+                self.out.push(content, style, !self.line.is_empty());
             }
         } else {
             if first > 0 {
@@ -671,7 +672,7 @@ impl<'a, 's> Semantics<'a, 's> {
             if let Some(content) = s.get(first..last) {
                 self.resolve_pending(false);
                 let style = self.style();
-                self.out.push(content, style);
+                self.out.push(content, style, !self.line.is_empty());
             }
         }
         if last < s.len() {
@@ -755,9 +756,11 @@ impl<'a, 's> Semantics<'a, 's> {
         // H5: an `li` first closes an open `li` of the same list. The top live `li` is the
         // only candidate: any `li` of the current list was opened after the list, and any
         // `li` opened after it belongs to a list that is still open, a nearer one.
-        let list = top_live(&mut self.s.lists, &self.s.elems);
-        let list_id = self.s.lists.last().map(|&(id, _)| id);
+        let mut item_code = StyleCode::Bullet;
         if role == Role::Item {
+            let list = top_live(&mut self.s.lists, &self.s.elems);
+            let list_id = self.s.lists.last().map(|&(id, _)| id);
+            item_code = list.unwrap_or(StyleCode::Bullet);
             if let Some(prev) = self.nearest_open(nid) {
                 let same_list = match list_id {
                     Some(l) => prev > l,
@@ -790,10 +793,7 @@ impl<'a, 's> Semantics<'a, 's> {
             }
             Role::Quote => self.quote_depth += 1,
             Role::Pre => self.pre_depth += 1,
-            Role::Item => {
-                let code = list.unwrap_or(StyleCode::Bullet);
-                self.s.item.push((id, code));
-            }
+            Role::Item => self.s.item.push((id, item_code)),
             Role::Plain | Role::Unsupported | Role::Inline | Role::Block | Role::Break => {}
         }
         // H4: `color` on `font`, then `style`, after the element's own effect.
