@@ -6,6 +6,7 @@
 use std::collections::BinaryHeap;
 
 use crate::builder::RunBuilder;
+use crate::sort::sort_u64;
 use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
 /// A client run as received, after the JSON-shape checks of N1 and N2.
@@ -280,7 +281,8 @@ fn combine(units: &Units, runs: &[Kept]) -> Vec<TextStyle> {
 
 /// The runs' boundaries as `(position, is_start, run index)`, sorted. Packed into one `u64`
 /// per event when positions fit 32 bits and indices 31 (always, for messages), so the sort
-/// is a primitive one: half the cost of normalising 10^5 runs was tuple comparisons.
+/// is the engine's one sort of `u64` keys (`crate::sort`): half the cost of normalising
+/// 10^5 runs was tuple comparisons.
 fn sorted_events(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
     let packable = runs.len() < (1 << 31) && runs.iter().all(|r| u32::try_from(r.end).is_ok());
     if packable {
@@ -296,7 +298,7 @@ fn sorted_events(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
             keys.push(((s as u64) << 32) | (1 << 31) | k);
             keys.push(((e as u64) << 32) | k);
         }
-        keys.sort_unstable();
+        sort_u64(&mut keys);
         return keys
             .into_iter()
             .map(|key| {
@@ -306,6 +308,13 @@ fn sorted_events(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
             })
             .collect();
     }
+    wide_events(runs)
+}
+
+/// [`sorted_events`] for texts past 4 GiB or 2^31 runs: only where `usize` is wider than
+/// 32 bits, so the wasm build has no second sort.
+#[cfg(not(target_pointer_width = "32"))]
+fn wide_events(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
     let mut events: Vec<(usize, bool, usize)> = Vec::with_capacity(runs.len() * 2);
     for (
         k,
@@ -319,6 +328,12 @@ fn sorted_events(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
     }
     events.sort_unstable();
     events
+}
+
+/// On 32-bit targets every position fits 32 bits, and 2^31 runs do not fit in memory.
+#[cfg(target_pointer_width = "32")]
+fn wide_events(_: &[Kept]) -> Vec<(usize, bool, usize)> {
+    Vec::new()
 }
 
 /// Advances the builder over `[from, to)` with `set`, taking line codes off line breaks.
