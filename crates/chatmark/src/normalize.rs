@@ -158,7 +158,10 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                     DiagnosticCode::UnknownStyleCode,
                     s,
                     e.max(s),
-                    format!("text_styles[{k}]: unknown style code {code:?} ignored"),
+                    format!(
+                        "text_styles[{k}]: unknown style code {} ignored",
+                        crate::style::quoted(code)
+                    ),
                 )),
             }
         }
