@@ -75,7 +75,10 @@ def main():
     w("//!")
     w("//! The HTML5 named character references (%d names, %d of them legacy forms without" % (len(entries), len(legacy)))
     w("//! the semicolon), sorted by the bytes of the name for binary search, packed as two")
-    w("//! strings with u16 end offsets.")
+    w("//! strings and one byte of lengths per name; the end offsets are summed from the lengths")
+    w("//! once, on first use (stored, they were a third of the table's gzipped bytes).")
+    w("")
+    w("use std::sync::OnceLock;")
     w("")
     w("/// Length in bytes of the longest name in the table (its `;` included).")
     w("pub(crate) const LONGEST_NAME: usize = %d;" % longest)
@@ -84,22 +87,24 @@ def main():
     w("pub(crate) const LONGEST_LEGACY_NAME: usize = %d;" % longest_legacy)
     w("")
     # Packed for size (the table is the largest item of the wasm build): every name and
-    # every expansion concatenated, with u16 end offsets, instead of 2,231 pairs of &str.
+    # every expansion concatenated, instead of 2,231 pairs of &str, and their lengths in one
+    # byte per entry (the name's minus one in the high five bits, the expansion's minus one
+    # in the low three) instead of u16 end offsets, which gzip hardly shrinks.
     def chunks(pieces, per_line=8):
         for k in range(0, len(pieces), per_line):
             yield "    " + " ".join(rust_str(p) + "," for p in pieces[k:k + per_line])
 
-    def ends(pieces):
-        out, total = [], 0
-        for p in pieces:
-            total += len(p.encode("utf-8"))
-            out.append(total)
-        if total >= 1 << 16:
-            raise SystemExit("offsets no longer fit u16")
-        return out
-
     names = [n for n, _ in entries]
     exps = [e for _, e in entries]
+    lens = []
+    for n, e in zip(names, exps):
+        ln, le = len(n.encode("utf-8")), len(e.encode("utf-8"))
+        if not (1 <= ln <= 32 and 1 <= le <= 8):
+            raise SystemExit("lengths of %r no longer fit one byte" % n)
+        lens.append(((ln - 1) << 3) | (le - 1))
+    for pieces in (names, exps):
+        if sum(len(p.encode("utf-8")) for p in pieces) >= 1 << 16:
+            raise SystemExit("offsets no longer fit u16")
     w("/// Number of names in the table.")
     w("pub(crate) const COUNT: usize = %d;" % len(entries))
     w("")
@@ -111,14 +116,6 @@ def main():
         w(line)
     w(");")
     w("")
-    w("/// End offset in [`NAMES`] of each name (its start is the previous end).")
-    w("#[rustfmt::skip]")
-    w("static NAME_ENDS: [u16; COUNT] = [")
-    e = ends(names)
-    for k in range(0, len(e), 16):
-        w("    " + " ".join("%d," % x for x in e[k:k + 16]))
-    w("];")
-    w("")
     w("/// Every expansion, concatenated in the order of [`NAMES`].")
     w("#[rustfmt::skip]")
     w("static EXPANSIONS: &str = concat!(")
@@ -126,32 +123,53 @@ def main():
         w(line)
     w(");")
     w("")
-    w("/// End offset in [`EXPANSIONS`] of each expansion.")
+    w("/// Per name: its length in bytes minus one (high five bits) and its expansion's minus one")
+    w("/// (low three bits).")
     w("#[rustfmt::skip]")
-    w("static EXPANSION_ENDS: [u16; COUNT] = [")
-    e = ends(exps)
-    for k in range(0, len(e), 16):
-        w("    " + " ".join("%d," % x for x in e[k:k + 16]))
+    w("static LENGTHS: [u8; COUNT] = [")
+    for k in range(0, len(lens), 16):
+        w("    " + " ".join("%d," % x for x in lens[k:k + 16]))
     w("];")
     w("")
-    w("fn span(ends: &[u16; COUNT], k: usize) -> Option<(usize, usize)> {")
-    w("    let end = usize::from(*ends.get(k)?);")
-    w("    let start = k")
+    w("/// End offsets of every name in [`NAMES`] and its expansion in [`EXPANSIONS`] (a start is")
+    w("/// the previous end), summed from [`LENGTHS`] on first use.")
+    w("fn ends() -> &'static [(u16, u16); COUNT] {")
+    w("    static ENDS: OnceLock<[(u16, u16); COUNT]> = OnceLock::new();")
+    w("    ENDS.get_or_init(|| {")
+    w("        let mut ends = [(0, 0); COUNT];")
+    w("        let (mut name, mut expansion) = (0u16, 0u16);")
+    w("        for (end, &l) in ends.iter_mut().zip(&LENGTHS) {")
+    w("            name = name.wrapping_add(u16::from(l >> 3) + 1);")
+    w("            expansion = expansion.wrapping_add(u16::from(l & 7) + 1);")
+    w("            *end = (name, expansion);")
+    w("        }")
+    w("        ends")
+    w("    })")
+    w("}")
+    w("")
+    w("/// Byte ranges of name `k` and of its expansion.")
+    w("fn spans(k: usize) -> Option<((usize, usize), (usize, usize))> {")
+    w("    let ends = ends();")
+    w("    let (n, e) = *ends.get(k)?;")
+    w("    let (ns, es) = k")
     w("        .checked_sub(1)")
     w("        .and_then(|p| ends.get(p))")
-    w("        .map_or(0, |&s| usize::from(s));")
-    w("    Some((start, end))")
+    w("        .map_or((0, 0), |&s| s);")
+    w("    Some((")
+    w("        (usize::from(ns), usize::from(n)),")
+    w("        (usize::from(es), usize::from(e)),")
+    w("    ))")
     w("}")
     w("")
     w("/// Name `k` of the table (bytes after the `&`).")
     w("pub(crate) fn name(k: usize) -> Option<&'static [u8]> {")
-    w("    let (s, e) = span(&NAME_ENDS, k)?;")
+    w("    let ((s, e), _) = spans(k)?;")
     w("    NAMES.as_bytes().get(s..e)")
     w("}")
     w("")
     w("/// The expansion of name `k`.")
     w("pub(crate) fn expansion(k: usize) -> Option<&'static str> {")
-    w("    let (s, e) = span(&EXPANSION_ENDS, k)?;")
+    w("    let (_, (s, e)) = spans(k)?;")
     w("    EXPANSIONS.get(s..e)")
     w("}")
     text = "\n".join(lines) + "\n"

@@ -30,6 +30,7 @@ mod model;
 mod normalize;
 mod render;
 mod resolve;
+mod sort;
 mod style;
 mod utf16;
 mod vocab;

@@ -6,6 +6,7 @@
 use std::collections::BinaryHeap;
 
 use crate::builder::RunBuilder;
+use crate::sort::sort_u64;
 use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
 /// A client run as received, after the JSON-shape checks of N1 and N2.
@@ -157,7 +158,10 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                     DiagnosticCode::UnknownStyleCode,
                     s,
                     e.max(s),
-                    format!("text_styles[{k}]: unknown style code {code:?} ignored"),
+                    format!(
+                        "text_styles[{k}]: unknown style code {} ignored",
+                        crate::style::quoted(code)
+                    ),
                 )),
             }
         }
@@ -338,7 +342,7 @@ fn comparison_sort(runs: &[Kept]) -> Vec<(usize, bool, usize)> {
         keys.push(key(r.end, false, k));
         keys.push(key(r.start, true, k));
     }
-    keys.sort_unstable();
+    sort_u64(&mut keys);
     keys.into_iter()
         .map(|key| {
             (

@@ -60,7 +60,7 @@ impl fmt::Display for ParseMode {
 /// assert_eq!(e.0, "rtf");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown parse mode {0:?}")]
+#[error("unknown parse mode {}", crate::style::quoted(.0))]
 pub struct UnknownParseMode(pub String);
 
 impl FromStr for ParseMode {
@@ -460,7 +460,10 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
             ResolveError::new(
                 ErrorCode::InvalidParseMode,
                 "parse_mode",
-                format!("parse_mode must be \"markdown\" or \"html\", not {m:?}"),
+                format!(
+                    "parse_mode must be \"markdown\" or \"html\", not {}",
+                    crate::style::quoted(m)
+                ),
             )
         })?,
         _ => {

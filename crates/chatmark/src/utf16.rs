@@ -2,6 +2,7 @@
 //! boundary (spec 1: offsets count UTF-16 code units; C5), including the one conversion of
 //! both dialects' diagnostics from input bytes to UTF-16 units (L3).
 
+use crate::sort::{sat32, sort_by_key32, sort_u64};
 use crate::{Diagnostic, DiagnosticCode};
 
 /// The number of UTF-16 code units `s` takes (JavaScript's `String.length`).
@@ -108,7 +109,9 @@ pub(crate) fn to_diagnostics<M>(
     mut notes: Vec<Note<M>>,
     mut message: impl FnMut(Note<M>, &str) -> String,
 ) -> Vec<Diagnostic> {
-    notes.sort_by_key(|n| n.span);
+    // By span, stably: by end, then by start (positions past 4 GiB tie).
+    sort_by_key32(&mut notes, |n| sat32(n.span.end));
+    sort_by_key32(&mut notes, |n| sat32(n.span.start));
     notes.truncate(MAX_DIAGNOSTICS);
     let boundary = |mut o: usize| {
         o = o.min(input.len());
@@ -118,20 +121,21 @@ pub(crate) fn to_diagnostics<M>(
         o
     };
     // Every offset asked for, in increasing order, through one forward cursor.
-    let mut offsets: Vec<usize> = notes
+    let mut offsets: Vec<u64> = notes
         .iter()
         .flat_map(|n| [n.span.start, n.span.end.max(n.span.start)])
+        .map(|o| o as u64)
         .collect();
-    offsets.sort_unstable();
+    sort_u64(&mut offsets);
     offsets.dedup();
     let mut cursor = Utf16Cursor::new(input);
     let units: Vec<usize> = offsets
         .iter()
-        .map(|&o| cursor.unit_at(boundary(o)))
+        .map(|&o| cursor.unit_at(boundary(o as usize)))
         .collect();
     let unit_of = |byte: usize| {
         offsets
-            .binary_search(&byte)
+            .binary_search(&(byte as u64))
             .ok()
             .and_then(|k| units.get(k).copied())
             .unwrap_or(0)

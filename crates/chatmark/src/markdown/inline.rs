@@ -8,6 +8,7 @@
 
 use super::chars::{self, Class};
 use super::lines::{LineKind, Lines};
+use crate::sort::sat32;
 use crate::vocab::{Spelling, Tag};
 use crate::StyleSet;
 
@@ -64,19 +65,20 @@ pub(super) struct DelimRun {
 }
 
 /// The backtick runs of one paragraph (maximal runs in line content, prefixes excluded) as
-/// `(length, start)`, sorted: the closer of a span is the first run of its length at or after
+/// `length << 32 | start`, sorted: the closer of a span is the first run of its length at or after
 /// a position (I1). Positions past 4 GiB saturate (inputs are far smaller).
 pub(super) struct Backticks<'v> {
-    runs: &'v mut Vec<(u32, u32)>,
+    runs: &'v mut Vec<u64>,
     built: bool,
 }
 
-fn pos32(p: usize) -> u32 {
-    u32::try_from(p).unwrap_or(u32::MAX)
+/// A run's key: its length, then its start.
+fn pack(len: usize, start: usize) -> u64 {
+    (u64::from(sat32(len)) << 32) | u64::from(sat32(start))
 }
 
 impl<'v> Backticks<'v> {
-    pub(super) fn new(runs: &'v mut Vec<(u32, u32)>) -> Self {
+    pub(super) fn new(runs: &'v mut Vec<u64>) -> Self {
         runs.clear();
         Backticks { runs, built: false }
     }
@@ -95,7 +97,7 @@ impl<'v> Backticks<'v> {
                     None => break,
                 }
                 let n = run_len(bytes, i, end, b'`');
-                self.runs.push((pos32(n), pos32(i)));
+                self.runs.push(pack(n, i));
                 i += n;
             }
         };
@@ -103,17 +105,17 @@ impl<'v> Backticks<'v> {
         for line in lines.take_while(|l| l.kind == LineKind::Text) {
             add(line.content.0, line.content.1);
         }
-        self.runs.sort_unstable();
+        crate::sort::sort_u64(self.runs);
     }
 
     /// Start of the first run of exactly `n` backticks starting at or after `from`.
     fn closer(&self, n: usize, from: usize) -> Option<usize> {
-        let key = (pos32(n), pos32(from));
+        let key = pack(n, from);
         let k = self.runs.partition_point(|&r| r < key);
         self.runs
             .get(k)
-            .filter(|r| r.0 == key.0)
-            .map(|r| r.1 as usize)
+            .filter(|&&r| r >> 32 == key >> 32)
+            .map(|&r| (r & 0xffff_ffff) as usize)
     }
 }
 

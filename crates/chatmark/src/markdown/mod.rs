@@ -75,7 +75,7 @@ struct Scratch {
     /// Unpaired opening tags of the current region (their marks), per tag and spelling (I3).
     open_tags: [[Vec<u32>; 2]; Tag::COUNT],
     /// The backtick runs of the current paragraph (I1).
-    ticks: Vec<(u32, u32)>,
+    ticks: Vec<u64>,
     /// The emission pass's open matched tags (mark, code), per inline slot, by opening
     /// order; the innermost open one of a slot wins (1.3).
     slots: [Vec<(u32, StyleCode)>; INLINE_SLOTS],

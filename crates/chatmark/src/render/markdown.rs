@@ -26,6 +26,7 @@
 
 use super::{lines, runs_from, stretch_ends, Ends, Feature, InlineStack, Line, Piece};
 use crate::markdown::chars::{class, Class};
+use crate::sort::{sat32, sort_by_key32};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::Span;
 use crate::vocab::{markup, row, Markup, Tag};
@@ -399,7 +400,7 @@ impl Formatted {
     pub fn to_markdown(&self) -> Markdown {
         let mut lost = self.unsayable_codes();
         let (plans, omitted) = plan_lines(self, &mut lost);
-        lost.sort_by_key(|u| u.start);
+        sort_by_key32(&mut lost, |u| sat32(u.start));
         let (styles, break_styles) = piece_styles(&plans);
         let (text, meant) = write(&plans, &styles, &break_styles, self.text.len());
         // Check once: parse the result and compare with what was meant.
@@ -678,7 +679,7 @@ fn placement_losses(
             what: Loss::Placement,
         });
     }
-    lost.sort_by_key(|u| u.start);
+    sort_by_key32(lost, |u| sat32(u.start));
 }
 
 #[cfg(test)]

@@ -187,9 +187,10 @@ impl InlineStack {
             .filter(|f| !self.open.contains(f))
             .collect();
         if let Some(ends) = ends {
-            // Stable: ties keep table order.
-            missing
-                .sort_by_key(|&f| core::cmp::Reverse(ends.get(f.0.slot()).copied().unwrap_or(0)));
+            // Latest end first; stable: ties keep table order.
+            crate::sort::sort_by_key32(&mut missing, |f| {
+                u32::MAX - crate::sort::sat32(ends.get(f.0.slot()).copied().unwrap_or(0))
+            });
         }
         for f in missing {
             open(f);
