@@ -447,8 +447,7 @@ pub(crate) struct Buffers {
     /// Attribute slots; the first `n_attrs` belong to the current tag, the others keep their
     /// allocations for later tags.
     attrs: Vec<Attribute>,
-    /// Scratch for duplicate detection on tags with many attributes.
-    order: Vec<usize>,
+    /// Which of the current tag's attributes survive duplicate detection.
     keep: Vec<bool>,
 }
 
@@ -466,8 +465,6 @@ impl Buffers {
             a.value.shrink_to(Self::KEEP * 16);
         }
         self.attrs.shrink_to(Self::KEEP);
-        self.order.clear();
-        self.order.shrink_to(Self::KEEP);
         self.keep.clear();
         self.keep.shrink_to(Self::KEEP);
     }
@@ -943,7 +940,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
     }
 
     /// Drops the attributes of the current tag whose name an earlier one already has, in
-    /// O(n log n): pairwise for a few attributes, by sorting indices for many.
+    /// linear time: pairwise for a few attributes, through a hash set of names for many.
     fn dedup_attrs(&mut self) {
         let n = self.n_attrs.min(self.b.attrs.len());
         let Some(live) = self.b.attrs.get(..n) else {
@@ -960,22 +957,10 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                 self.b.keep.push(!dup);
             }
         } else {
-            self.b.keep.resize(n, true);
-            self.b.order.clear();
-            self.b.order.extend(0..n);
-            let name = |i: usize| live.get(i).map(|a| a.name.as_str());
-            // Stable order: equal names stay in source order, so the first is kept.
-            self.b
-                .order
-                .sort_by(|&x, &y| name(x).cmp(&name(y)).then(x.cmp(&y)));
-            for pair in self.b.order.windows(2) {
-                if let [x, y] = *pair {
-                    if name(x) == name(y) {
-                        if let Some(k) = self.b.keep.get_mut(y) {
-                            *k = false;
-                        }
-                    }
-                }
+            // a hash set of the names seen: linear, and no second sort in the wasm
+            let mut seen = std::collections::HashSet::with_capacity(n);
+            for a in live {
+                self.b.keep.push(seen.insert(a.name.as_str()));
             }
         }
         if self.b.keep.iter().all(|&k| k) {

@@ -310,7 +310,7 @@ impl Out {
         let mut rest = s;
         while !rest.is_empty() {
             let n = rest.find(['\r', '\n']).unwrap_or(rest.len());
-            let (plain, tail) = rest.split_at(n);
+            let (plain, tail) = rest.split_at_checked(n).unwrap_or((rest, ""));
             if !plain.is_empty() {
                 self.flush_cr(false);
                 self.b.push_str(plain, style);
