@@ -80,7 +80,7 @@ impl Lines<'_> {
         let nl = self
             .input
             .get(start..)
-            .and_then(|rest| memchr::memchr(b'\n', rest.as_bytes()))
+            .and_then(|rest| find_newline(rest.as_bytes()))
             .map(|k| start + k);
         let (content_end, end) = match nl {
             Some(n) if n > start && bytes.get(n - 1) == Some(&b'\r') => (n - 1, n + 1),
@@ -114,6 +114,18 @@ impl Lines<'_> {
         }
         Some(line)
     }
+}
+
+/// The first `\n`: memchr's vectorised search natively; core's (already in the wasm) in
+/// the npm package, where memchr's code would cost more bytes than it saves time.
+#[cfg(not(target_arch = "wasm32"))]
+fn find_newline(s: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\n', s)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn find_newline(s: &[u8]) -> Option<usize> {
+    s.iter().position(|&b| b == b'\n')
 }
 
 fn count(raw: &[u8], from: usize, b: u8) -> usize {
