@@ -119,6 +119,20 @@ impl FormattedBuilder {
     }
 }
 
+/// Runs `f` with this thread's scratch buffers from `key`, the parsers' working memory kept
+/// between calls; with fresh ones when they are in use (a re-entrant call) or the thread is
+/// shutting down.
+pub(crate) fn with_scratch<S: Default, R>(
+    key: &'static std::thread::LocalKey<core::cell::RefCell<S>>,
+    f: impl Fn(&mut S) -> R,
+) -> R {
+    key.try_with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut S::default()),
+    })
+    .unwrap_or_else(|_| f(&mut S::default()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

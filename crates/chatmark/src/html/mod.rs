@@ -90,10 +90,5 @@ fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnost
         scratch.tokenizer.reset();
         out
     };
-    SCRATCH
-        .try_with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => run(&mut scratch),
-            Err(_) => run(&mut Scratch::default()),
-        })
-        .unwrap_or_else(|_| run(&mut Scratch::default()))
+    crate::builder::with_scratch(&SCRATCH, run)
 }

@@ -112,12 +112,7 @@ fn parse(input: &str, notes: bool) -> (Formatted, Vec<Note<()>>) {
         scratch.reset();
         out
     };
-    SCRATCH
-        .try_with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => run(&mut scratch),
-            Err(_) => run(&mut Scratch::default()),
-        })
-        .unwrap_or_else(|_| run(&mut Scratch::default()))
+    crate::builder::with_scratch(&SCRATCH, run)
 }
 
 fn run(input: &str, s: &mut Scratch, want_notes: bool) -> (Formatted, Vec<Note<()>>) {
