@@ -112,12 +112,13 @@ pub(super) fn apply_style(style: &str, effect: &mut Effect) {
 }
 
 /// 10^9: numbers are compared in billionths.
-const SCALE: u128 = 1_000_000_000;
+const SCALE: u64 = 1_000_000_000;
 
-/// A non-negative decimal (`12`, `10.5`, `.5`) in billionths, saturating far above any
-/// threshold. Truncating past nine decimals keeps every comparison with the thresholds
-/// used here exact, as those have at most three decimals.
-fn parse_decimal(s: &str) -> Option<u128> {
+/// A non-negative decimal (`12`, `10.5`, `.5`) in billionths, saturating at 10^6 (far above
+/// any threshold, and 8 × 10^15 at most once scaled for a comparison: `u64`, so no 128-bit
+/// division in the wasm). Truncating past nine decimals keeps every comparison with the
+/// thresholds used here exact, as those have at most three decimals.
+fn parse_decimal(s: &str) -> Option<u64> {
     let (int, frac) = match s.split_once('.') {
         Some((i, f)) => (i, Some(f)),
         None => (s, None),
@@ -128,9 +129,9 @@ fn parse_decimal(s: &str) -> Option<u128> {
     if !int.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let mut value: u128 = 0;
+    let mut value: u64 = 0;
     for b in int.bytes() {
-        value = (value * 10 + u128::from(b - b'0')).min(1_000_000_000_000);
+        value = (value * 10 + u64::from(b - b'0')).min(1_000_000);
     }
     value *= SCALE;
     if let Some(frac) = frac {
@@ -140,7 +141,7 @@ fn parse_decimal(s: &str) -> Option<u128> {
         let mut unit = SCALE;
         for b in frac.bytes().take(9) {
             unit /= 10;
-            value += u128::from(b - b'0') * unit;
+            value += u64::from(b - b'0') * unit;
         }
     }
     Some(value)
@@ -193,7 +194,7 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
     let mut size = SIZES.first()?.0;
     for pair in SIZES.windows(2) {
         if let [(_, a), (larger, b)] = *pair {
-            if x >= u128::from(k * (a + b)) * SCALE {
+            if x >= u64::from(k * (a + b)) * SCALE {
                 size = larger;
             }
         }
