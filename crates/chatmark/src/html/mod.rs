@@ -4,6 +4,7 @@
 mod entities;
 #[cfg(feature = "html5ever")]
 mod html5ever_backend;
+mod names;
 mod semantics;
 pub mod token;
 pub mod tokenizer;

@@ -16,6 +16,7 @@
 pub use super::html5ever_backend::tokenize as tokenize_html5ever;
 
 use super::entities::{self, LONGEST_LEGACY_NAME, LONGEST_NAME};
+use super::names::Names;
 use super::token::{Attribute, StartTag, TokenSink};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
@@ -449,6 +450,8 @@ pub(crate) struct Buffers {
     attrs: Vec<Attribute>,
     /// Which of the current tag's attributes survive duplicate detection.
     keep: Vec<bool>,
+    /// The names of a tag with many attributes, for duplicate detection.
+    names: Names,
 }
 
 impl Buffers {
@@ -459,6 +462,7 @@ impl Buffers {
     pub(crate) fn reset(&mut self) {
         self.tag_name.clear();
         self.tag_name.shrink_to(Self::KEEP);
+        self.names.reset(Self::KEEP);
         self.attrs.truncate(Self::KEEP);
         for a in &mut self.attrs {
             a.name.shrink_to(Self::KEEP);
@@ -940,7 +944,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
     }
 
     /// Drops the attributes of the current tag whose name an earlier one already has, in
-    /// linear time: pairwise for a few attributes, through a hash set of names for many.
+    /// linear time: pairwise for a few attributes, through a set of names for many.
     fn dedup_attrs(&mut self) {
         let n = self.n_attrs.min(self.b.attrs.len());
         let Some(live) = self.b.attrs.get(..n) else {
@@ -957,10 +961,10 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                 self.b.keep.push(!dup);
             }
         } else {
-            // a hash set of the names seen: linear, and no second sort in the wasm
-            let mut seen = std::collections::HashSet::with_capacity(n);
+            // the set of names HTML mode interns tag names with: linear, one table
+            self.b.names.clear();
             for a in live {
-                self.b.keep.push(seen.insert(a.name.as_str()));
+                self.b.keep.push(self.b.names.intern(&a.name).1);
             }
         }
         if self.b.keep.iter().all(|&k| k) {

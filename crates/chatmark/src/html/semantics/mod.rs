@@ -63,6 +63,7 @@ mod elements;
 #[cfg(test)]
 mod tests;
 
+use super::names::Names;
 use super::token::{StartTag, TokenSink};
 use super::tokenizer::{zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
@@ -106,89 +107,6 @@ impl Elem {
 /// The role of a name id.
 fn role_of(name: u32) -> Role {
     classify((name < N_KNOWN).then_some(name)).0
-}
-
-/// Tag names other than the known ones, interned per message: the names one after the
-/// other in `buf`, and an open-addressing table of their indices (no allocation once the
-/// buffers have grown).
-#[derive(Debug, Default)]
-struct Names {
-    buf: String,
-    /// Per interned name: its end in `buf` (it starts where the previous one ends).
-    ends: Vec<u32>,
-    /// Index + 1 of a name, 0 for an empty slot; the length is 0 or a power of two, at
-    /// least twice the number of names.
-    table: Vec<u32>,
-}
-
-impl Names {
-    fn hash(name: &str) -> usize {
-        let h = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        // The table index takes the low bits: fold the high ones in.
-        (h ^ (h >> 29)) as usize
-    }
-
-    fn name(&self, i: usize) -> &str {
-        let start = match i.checked_sub(1) {
-            Some(p) => self.ends.get(p).map_or(0, |&e| e as usize),
-            None => 0,
-        };
-        let end = self.ends.get(i).map_or(0, |&e| e as usize);
-        self.buf.get(start..end).unwrap_or("")
-    }
-
-    /// The slot of `name` in the table: where it is, or the empty slot where it goes.
-    fn slot(&self, name: &str) -> usize {
-        let mask = self.table.len().wrapping_sub(1);
-        let mut k = Self::hash(name) & mask;
-        loop {
-            match self.table.get(k) {
-                Some(&v) if v != 0 && self.name(v as usize - 1) != name => k = (k + 1) & mask,
-                _ => return k,
-            }
-        }
-    }
-
-    fn get(&self, name: &str) -> Option<u32> {
-        if self.table.is_empty() {
-            return None;
-        }
-        let v = *self.table.get(self.slot(name))?;
-        v.checked_sub(1)
-    }
-
-    fn intern(&mut self, name: &str) -> u32 {
-        if let Some(i) = self.get(name) {
-            return i;
-        }
-        if (self.ends.len() + 1) * 2 > self.table.len() {
-            let size = (self.table.len() * 2).max(16);
-            self.table.clear();
-            self.table.resize(size, 0);
-            for i in 0..self.ends.len() {
-                let k = self.slot(self.name(i));
-                if let Some(v) = self.table.get_mut(k) {
-                    *v = u32_of(i + 1);
-                }
-            }
-        }
-        let i = self.ends.len();
-        self.buf.push_str(name);
-        self.ends.push(u32_of(self.buf.len()));
-        let k = self.slot(name);
-        if let Some(v) = self.table.get_mut(k) {
-            *v = u32_of(i + 1);
-        }
-        u32_of(i)
-    }
-
-    fn clear(&mut self) {
-        self.buf.clear();
-        self.ends.clear();
-        self.table.clear();
-    }
 }
 
 /// A piece of the pending run of whitespace and tags (H6).
@@ -251,10 +169,7 @@ impl Scratch {
         }
         trim(&mut self.elems);
         trim(&mut self.heads);
-        self.names.clear();
-        self.names.buf.shrink_to(Scratch::KEEP);
-        trim(&mut self.names.ends);
-        trim(&mut self.names.table);
+        self.names.reset(Scratch::KEEP);
         trim(&mut self.blocks);
         trim(&mut self.lists);
         self.slots.iter_mut().for_each(trim);
@@ -697,9 +612,8 @@ impl<'a, 's> Semantics<'a, 's> {
         if let Some(k) = known {
             return k;
         }
-        let before = self.s.names.ends.len();
-        let i = self.s.names.intern(name);
-        if self.s.names.ends.len() > before {
+        let (i, new) = self.s.names.intern(name);
+        if new {
             self.s.heads.push(NONE);
         }
         N_KNOWN.saturating_add(i)
