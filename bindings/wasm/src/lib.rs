@@ -50,7 +50,6 @@ pub const UNSUPPORTED: u32 = 2;
 static HEAD: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
 
 /// The buffers of the boundary, reused from call to call.
-#[derive(Default)]
 struct Io {
     bytes: Vec<u8>,
     nums: Vec<f64>,
@@ -59,7 +58,15 @@ struct Io {
 }
 
 thread_local! {
-    static IO: RefCell<Io> = RefCell::new(Io::default());
+    // const: no lazy initialisation code in the wasm
+    static IO: RefCell<Io> = const {
+        RefCell::new(Io {
+            bytes: Vec::new(),
+            nums: Vec::new(),
+            out: Vec::new(),
+            out16: Vec::new(),
+        })
+    };
 }
 
 /// An address or a count as a word (wasm32's `usize` is 32 bits).

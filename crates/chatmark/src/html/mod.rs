@@ -73,7 +73,12 @@ struct Scratch {
 }
 
 thread_local! {
-    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
+    static SCRATCH: core::cell::RefCell<Scratch> = const {
+        core::cell::RefCell::new(Scratch {
+            semantics: semantics::Scratch::NEW,
+            tokenizer: tokenizer::Buffers::NEW,
+        })
+    };
 }
 
 /// Runs a tokenizer into the semantics with this thread's scratch buffers (fresh ones if they

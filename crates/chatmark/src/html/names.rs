@@ -20,6 +20,13 @@ pub(super) struct Names {
 }
 
 impl Names {
+    /// No names (const, so that the per-thread scratch needs no lazy initialisation).
+    pub(super) const NEW: Self = Self {
+        buf: String::new(),
+        ends: Vec::new(),
+        table: Vec::new(),
+    };
+
     fn hash(name: &str) -> usize {
         let h = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
@@ -108,7 +115,7 @@ mod tests {
 
     #[test]
     fn interns_in_order_of_first_sight_across_growth() {
-        let mut names = Names::default();
+        let mut names = Names::NEW;
         assert_eq!(names.get("x"), None);
         for round in 0..2 {
             for k in 0..100u32 {

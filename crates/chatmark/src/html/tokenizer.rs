@@ -458,6 +458,14 @@ impl Buffers {
     /// Attribute slots (and other entries) kept between messages.
     const KEEP: usize = 64;
 
+    /// Empty buffers, as a constant (the per-thread scratch is const-initialised).
+    pub(crate) const NEW: Self = Self {
+        tag_name: String::new(),
+        attrs: Vec::new(),
+        keep: Vec::new(),
+        names: Names::NEW,
+    };
+
     /// Gives back what a huge tag made the buffers grow.
     pub(crate) fn reset(&mut self) {
         self.tag_name.clear();

@@ -116,6 +116,12 @@ fn pos32(p: usize) -> u32 {
 }
 
 impl Marks {
+    /// No marks (const, so that the per-thread scratch needs no lazy initialisation).
+    pub(super) const NEW: Self = Self {
+        list: Vec::new(),
+        wide: Vec::new(),
+    };
+
     pub(super) fn clear(&mut self) {
         self.list.clear();
         self.wide.clear();
@@ -236,6 +242,12 @@ fn kind(ch: u8) -> usize {
 }
 
 impl Matcher {
+    /// An empty matcher (const, as [`Marks::NEW`]).
+    pub(super) const NEW: Self = Self {
+        stack: Vec::new(),
+        bottom: [0; 18],
+    };
+
     /// Starts a paragraph: delimiters pair only within one (I6).
     pub(super) fn reset(&mut self) {
         self.stack.clear();

@@ -85,6 +85,15 @@ impl Scratch {
     /// Entries a buffer keeps between calls; a larger one (after a huge message) shrinks.
     const KEEP: usize = 1 << 12;
 
+    /// Empty buffers, as a constant: the thread-local needs no lazy initialisation code.
+    const NEW: Self = Self {
+        marks: Marks::NEW,
+        matcher: Matcher::NEW,
+        open_tags: [const { [Vec::new(), Vec::new()] }; Tag::COUNT],
+        ticks: Vec::new(),
+        slots: [const { Vec::new() }; INLINE_SLOTS],
+    };
+
     fn reset(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
             v.clear();
@@ -101,7 +110,7 @@ impl Scratch {
 }
 
 thread_local! {
-    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
+    static SCRATCH: core::cell::RefCell<Scratch> = const { core::cell::RefCell::new(Scratch::NEW) };
 }
 
 /// Runs the parser with this thread's scratch buffers (fresh ones if they are in use);

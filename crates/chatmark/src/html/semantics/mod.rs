@@ -148,6 +148,19 @@ impl Scratch {
     /// Entries a buffer keeps between messages; a larger one (after a huge message) shrinks.
     const KEEP: usize = 1 << 12;
 
+    /// Empty buffers, as a constant: the thread-local needs no lazy initialisation code.
+    pub(crate) const NEW: Self = Self {
+        elems: Vec::new(),
+        heads: Vec::new(),
+        names: Names::NEW,
+        blocks: Vec::new(),
+        lists: Vec::new(),
+        slots: [const { Vec::new() }; INLINE_SLOTS],
+        item: Vec::new(),
+        pending: Vec::new(),
+        pending_text: String::new(),
+    };
+
     /// Empties every buffer.
     fn clear(&mut self) {
         self.elems.clear();
