@@ -27,6 +27,7 @@ pub mod html;
 mod json;
 mod markdown;
 mod model;
+mod msg;
 mod normalize;
 mod render;
 mod resolve;

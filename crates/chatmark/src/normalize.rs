@@ -6,6 +6,7 @@
 use std::collections::BinaryHeap;
 
 use crate::builder::RunBuilder;
+use crate::msg::{msg, Quoted};
 use crate::sort::sort_u64;
 use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
@@ -140,7 +141,7 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                 DiagnosticCode::RunDropped,
                 0,
                 0,
-                format!("text_styles[{k}] dropped: {why}"),
+                msg!("text_styles[", k, "] dropped: ", why),
             ));
             continue;
         };
@@ -158,9 +159,12 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                     DiagnosticCode::UnknownStyleCode,
                     s,
                     e.max(s),
-                    format!(
-                        "text_styles[{k}]: unknown style code {} ignored",
-                        crate::style::quoted(code)
+                    msg!(
+                        "text_styles[",
+                        k,
+                        "]: unknown style code ",
+                        Quoted(code),
+                        " ignored"
                     ),
                 )),
             }
@@ -175,7 +179,7 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                 DiagnosticCode::RunDropped,
                 s.min(e),
                 s.min(e),
-                format!("text_styles[{k}] dropped: {why}"),
+                msg!("text_styles[", k, "] dropped: ", why),
             ));
             continue;
         }
@@ -193,7 +197,14 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
                 DiagnosticCode::RunAdjusted,
                 s,
                 e,
-                format!("text_styles[{k}] adjusted to start {s}, len {}", e - s),
+                msg!(
+                    "text_styles[",
+                    k,
+                    "] adjusted to start ",
+                    s,
+                    ", len ",
+                    e - s
+                ),
             ));
         }
         runs.push(Kept {

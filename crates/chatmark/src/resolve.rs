@@ -5,6 +5,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::msg::{msg, Quoted};
 use crate::normalize::{normalize, RawTextStyle};
 use crate::{utf16_len, Diagnostic, DiagnosticCode, Formatted};
 
@@ -60,7 +61,7 @@ impl fmt::Display for ParseMode {
 /// assert_eq!(e.0, "rtf");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown parse mode {}", crate::style::quoted(.0))]
+#[error("unknown parse mode {}", crate::msg::Quoted(.0))]
 pub struct UnknownParseMode(pub String);
 
 impl FromStr for ParseMode {
@@ -366,9 +367,10 @@ impl ResolveError {
             return Err(ResolveError::new(
                 ErrorCode::TooManyTextStyles,
                 "text_styles",
-                format!(
-                    "text_styles has more than {} entries, the limit",
-                    limits.max_text_styles
+                msg!(
+                    "text_styles has more than ",
+                    limits.max_text_styles,
+                    " entries, the limit"
                 ),
             ));
         }
@@ -447,8 +449,10 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
         return Err(ResolveError::new(
             ErrorCode::TextTooLong,
             "text",
-            format!(
-                "text is {units} UTF-16 units long; the limit is {}",
+            msg!(
+                "text is ",
+                units,
+                " UTF-16 units long; the limit is ",
                 limits.max_text_len
             ),
         ));
@@ -460,9 +464,9 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
             ResolveError::new(
                 ErrorCode::InvalidParseMode,
                 "parse_mode",
-                format!(
-                    "parse_mode must be \"markdown\" or \"html\", not {}",
-                    crate::style::quoted(m)
+                msg!(
+                    "parse_mode must be \"markdown\" or \"html\", not ",
+                    Quoted(m)
                 ),
             )
         })?,
@@ -500,7 +504,7 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
                     code: DiagnosticCode::TextStylesIgnored,
                     start: 0,
                     len: 0,
-                    message: format!("text_styles ignored because parse_mode is {mode}"),
+                    message: msg!("text_styles ignored because parse_mode is ", mode.as_str()),
                 },
             );
         }

@@ -265,42 +265,8 @@ impl fmt::Display for StyleCode {
 /// assert_eq!(err.to_string(), "unknown style code \"zz\"");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown style code {}", quoted(.0))]
+#[error("unknown style code {}", crate::msg::Quoted(.0))]
 pub struct UnknownStyleCode(pub String);
-
-/// `s` in double quotes for a message, with `"`, `\\` and control characters escaped as
-/// `{:?}` would, but without `Debug`'s Unicode printability tables (several KB of the npm
-/// package's wasm, issue 14): other characters are written as they are.
-pub(crate) fn quoted(s: &str) -> Quoted<'_> {
-    Quoted(s)
-}
-
-/// What [`quoted`] returns.
-pub(crate) struct Quoted<'a>(&'a str);
-
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("\"")?;
-        let mut rest = self.0;
-        while let Some(k) = rest.find(|c: char| c == '"' || c == '\\' || c.is_control()) {
-            let (plain, tail) = rest.split_at_checked(k).unwrap_or((rest, ""));
-            f.write_str(plain)?;
-            let mut chars = tail.chars();
-            match chars.next() {
-                Some('\n') => f.write_str("\\n")?,
-                Some('\r') => f.write_str("\\r")?,
-                Some('\t') => f.write_str("\\t")?,
-                Some('\0') => f.write_str("\\0")?,
-                Some(c @ ('"' | '\\')) => write!(f, "\\{c}")?,
-                Some(c) => write!(f, "\\u{{{:x}}}", u32::from(c))?,
-                None => {}
-            }
-            rest = chars.as_str();
-        }
-        f.write_str(rest)?;
-        f.write_str("\"")
-    }
-}
 
 impl FromStr for StyleCode {
     type Err = UnknownStyleCode;
@@ -642,22 +608,6 @@ impl<'de> serde::Deserialize<'de> for StyleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoted_escapes_like_debug_for_quotes_backslashes_and_controls() {
-        for s in [
-            "",
-            "zz",
-            "a\"b",
-            "back\\slash",
-            "line\nbreak\r\t",
-            "nul\0 del\u{7f} c1\u{85}",
-            "жирный 😀",
-            "\"\"",
-        ] {
-            assert_eq!(quoted(s).to_string(), format!("{s:?}"), "{s:?}");
-        }
-    }
 
     #[test]
     fn every_code_round_trips_through_its_spelling() {

@@ -14,6 +14,7 @@ mod lines;
 mod unicode;
 
 use crate::builder::FormattedBuilder;
+use crate::msg::msg;
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span};
 use crate::vocab::{Spelling, Tag};
@@ -59,8 +60,8 @@ pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnosti
 /// The L3 diagnostics of markdown mode: unmatched tags, kept as text.
 fn to_diagnostics_md(input: &str, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
     to_diagnostics(input, notes, |n, tag| match n.code {
-        DiagnosticCode::UnclosedTag => format!("tag {tag} is never closed; kept as text"),
-        _ => format!("closing tag {tag} has no opening tag; kept as text"),
+        DiagnosticCode::UnclosedTag => msg!("tag ", tag, " is never closed; kept as text"),
+        _ => msg!("closing tag ", tag, " has no opening tag; kept as text"),
     })
 }
 

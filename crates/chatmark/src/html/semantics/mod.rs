@@ -67,6 +67,7 @@ use super::names::Names;
 use super::token::{StartTag, TokenSink};
 use super::tokenizer::{zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
+use crate::msg::msg;
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
@@ -444,8 +445,10 @@ impl<'a, 's> Semantics<'a, 's> {
                 self.diags.push(Note {
                     span: Span::new(e.start as usize, e.end as usize),
                     code: DiagnosticCode::UnclosedTag,
-                    detail: format!(
-                        "<{name}> is never closed; it was closed at the end of the message"
+                    detail: msg!(
+                        "<",
+                        name,
+                        "> is never closed; it was closed at the end of the message"
                     ),
                 });
             }
@@ -797,7 +800,7 @@ impl TokenSink for Semantics<'_, '_> {
         }
         if role == Role::Unsupported {
             self.diag(tag.span, DiagnosticCode::UnsupportedElement, || {
-                format!("<{}> is not supported; its content was kept", tag.name)
+                msg!("<", tag.name, "> is not supported; its content was kept")
             });
         }
         if role.is_block() {
@@ -826,7 +829,7 @@ impl TokenSink for Semantics<'_, '_> {
         };
         let Some(id) = nid.and_then(|nid| self.nearest_open(nid)) else {
             self.diag(span, DiagnosticCode::UnmatchedClosingTag, || {
-                format!("</{name}> closes no open element and was ignored")
+                msg!("</", name, "> closes no open element and was ignored")
             });
             return;
         };
