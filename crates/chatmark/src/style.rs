@@ -315,7 +315,7 @@ impl FromStr for StyleCode {
 /// let codes: Vec<&str> = set.iter().map(|c| c.as_str()).collect();
 /// assert_eq!(codes, ["b", "c_15a85f"]);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, Eq)]
 pub struct StyleSet {
     /// Bits 0..4: b i u s.
     flags: u8,
@@ -324,6 +324,36 @@ pub struct StyleSet {
     colour: u8,
     list: u8,
     indent: u8,
+}
+
+impl StyleSet {
+    /// The five bytes as one integer: equal exactly when the sets are.
+    const fn key(self) -> u64 {
+        u64::from_le_bytes([
+            self.flags,
+            self.size,
+            self.colour,
+            self.list,
+            self.indent,
+            0,
+            0,
+            0,
+        ])
+    }
+}
+
+/// One integer comparison: the derived one compiles to a `memcmp` call in the size-tuned
+/// wasm, on the run builder's hot path.
+impl PartialEq for StyleSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl core::hash::Hash for StyleSet {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.key());
+    }
 }
 
 impl StyleSet {
