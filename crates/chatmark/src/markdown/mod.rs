@@ -5,12 +5,14 @@
 //! tags with their partners, escapes. Plain text is never stored. The emission pass reads
 //! the lines again and walks the marks, copying the text between them and writing runs
 //! straight into the shared run builder, sized once from what the analysis counted.
-//! Nothing recurses and both passes are linear in the input (L1).
+//! Nothing recurses and both passes are linear in the input (L1). A message with no byte
+//! that can begin a construct skips both ([`plain`]).
 
 pub(crate) mod chars;
 mod emphasis;
 mod inline;
 mod lines;
+mod plain;
 mod unicode;
 
 use crate::builder::FormattedBuilder;
@@ -117,6 +119,14 @@ thread_local! {
 /// Runs the parser with this thread's scratch buffers (fresh ones if they are in use);
 /// diagnostics are collected only when `notes` is asked for.
 fn parse(input: &str, notes: bool) -> (Formatted, Vec<Note<()>>) {
+    if plain::is_plain(input.as_bytes()) {
+        let text = input.to_owned();
+        let f = Formatted {
+            text,
+            text_styles: Vec::new(),
+        };
+        return (f, Vec::new());
+    }
     let run = |scratch: &mut Scratch| {
         let out = run(input, scratch, notes);
         scratch.reset();
