@@ -33,7 +33,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use chatmark::{
     ChatId, Diagnostic, Field, Formatted, Limits, ParseMode, RawTextStyle, ResolveError,
-    SendMessage, StyleCode, StyleSet, TextStyle,
+    SendMessage, StyleCode, TextStyle,
 };
 use wasm_bindgen::prelude::*;
 
@@ -161,15 +161,11 @@ fn put_str(out: &mut Vec<u32>, out16: &mut Vec<u16>, s: &str) {
     out.push(word(out16.len() - from));
 }
 
-/// The style set of a run as a bit mask: bit `k` for the `k`-th code of the table (1.1).
-fn mask(st: &StyleSet) -> u32 {
-    st.iter().fold(0, |m, c| m | 1 << (c as u32))
-}
-
 fn put_runs(out: &mut Vec<u32>, runs: &[TextStyle]) {
     out.push(word(runs.len()));
     for r in runs {
-        out.extend([word(r.start), word(r.len), mask(&r.st)]);
+        // bit k for the k-th code of the table (1.1)
+        out.extend([word(r.start), word(r.len), r.st.bits()]);
     }
 }
 

@@ -397,6 +397,30 @@ impl StyleSet {
         self.flags == 0 && self.size == 0 && self.colour == 0 && self.list == 0 && self.indent == 0
     }
 
+    /// The set as a bit mask: bit `k` for the `k`-th code of the table of spec 1.1
+    /// ([`StyleCode::ALL`]), the compact form the npm package passes across its boundary.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark::{StyleCode, StyleSet};
+    /// let mut set = StyleSet::of(StyleCode::Bold);
+    /// set.insert(StyleCode::Red);
+    /// assert_eq!(set.bits(), 1 << 0 | 1 << 12);
+    /// assert_eq!(StyleSet::EMPTY.bits(), 0);
+    /// ```
+    pub const fn bits(self) -> u32 {
+        /// A family's bit: its field holds the code's table index plus one, 0 for none.
+        const fn bit(v: u8) -> u32 {
+            if v == 0 {
+                0
+            } else {
+                1 << (v - 1)
+            }
+        }
+        self.flags as u32 | bit(self.size) | bit(self.colour) | bit(self.list) | bit(self.indent)
+    }
+
     /// Adds `code`, replacing any other code of its family.
     ///
     /// # Examples
@@ -638,6 +662,43 @@ impl<'de> serde::Deserialize<'de> for StyleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bits_set_one_bit_per_code_in_table_order() {
+        // every set of one code per family (and no code), with every subset of the flags
+        let none = [None];
+        for flags in 0..16u8 {
+            for size in none
+                .iter()
+                .copied()
+                .chain(StyleCode::ALL[4..8].iter().map(Some))
+            {
+                for colour in none
+                    .iter()
+                    .copied()
+                    .chain(StyleCode::ALL[8..13].iter().map(Some))
+                {
+                    for line in none
+                        .iter()
+                        .copied()
+                        .chain(StyleCode::ALL[13..].iter().map(Some))
+                    {
+                        let mut set = StyleSet::EMPTY;
+                        for (k, c) in StyleCode::FLAGS.iter().enumerate() {
+                            if flags & 1 << k != 0 {
+                                set.insert(*c);
+                            }
+                        }
+                        for c in [size, colour, line].into_iter().flatten() {
+                            set.insert(*c);
+                        }
+                        let want = set.iter().fold(0, |m, c| m | 1 << c.index());
+                        assert_eq!(set.bits(), want, "{set:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_code_round_trips_through_its_spelling() {
