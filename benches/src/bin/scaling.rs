@@ -112,6 +112,12 @@ fn families() -> Vec<Family> {
             n
         )),
         fam!("md tag lookalikes", Markdown, 4, |n| r("{re<r", n)),
+        // the fast path (markdown/plain.rs): taken, and given up only at the last byte
+        fam!("md no markup", Markdown, 9, |n| r("wörd 1.\n", n)),
+        fam!("md no markup until the end", Markdown, 9, |n| r(
+            "wörd 1.\n",
+            n
+        ) + "*"),
         // HTML
         fam!("html <b> run", Html, 3, |n| r("<b>", n) + "x"),
         fam!("html </b> run", Html, 4, |n| r("</b>", n)),
