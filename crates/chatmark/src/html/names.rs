@@ -2,10 +2,7 @@
 //! when a tag has many): each name gets a small index, in order of first sight. One
 //! open-addressing table serves both, so the wasm carries no second hash table.
 
-/// A byte offset or count as `u32` (inputs are far below 4 GiB; larger ones saturate).
-fn u32_of(x: usize) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
+use crate::sort::sat32;
 
 /// Names interned per message: the names one after the other in `buf`, and an
 /// open-addressing table of their indices (no allocation once the buffers have grown).
@@ -78,18 +75,18 @@ impl Names {
             for i in 0..self.ends.len() {
                 let k = self.slot(self.name(i));
                 if let Some(v) = self.table.get_mut(k) {
-                    *v = u32_of(i + 1);
+                    *v = sat32(i + 1);
                 }
             }
         }
         let i = self.ends.len();
         self.buf.push_str(name);
-        self.ends.push(u32_of(self.buf.len()));
+        self.ends.push(sat32(self.buf.len()));
         let k = self.slot(name);
         if let Some(v) = self.table.get_mut(k) {
-            *v = u32_of(i + 1);
+            *v = sat32(i + 1);
         }
-        (u32_of(i), true)
+        (sat32(i), true)
     }
 
     /// Forgets every name.

@@ -8,6 +8,8 @@
 //! What each run ends up doing is recorded as [`Events`], one `u32` per run, for the
 //! emission pass.
 
+use crate::sort::sat32;
+
 /// One opener candidate on the stack.
 #[derive(Clone, Copy, Debug)]
 struct Opener {
@@ -111,10 +113,6 @@ pub(super) struct Marks {
     wide: Vec<Events>,
 }
 
-fn pos32(p: usize) -> u32 {
-    u32::try_from(p).unwrap_or(u32::MAX)
-}
-
 impl Marks {
     /// No marks (const, so that the per-thread scratch needs no lazy initialisation).
     pub(super) const NEW: Self = Self {
@@ -138,10 +136,10 @@ impl Marks {
 
     fn push(&mut self, at: usize, info: u32) -> u32 {
         self.list.push(Mark {
-            at: pos32(at),
+            at: sat32(at),
             info,
         });
-        pos32(self.list.len() - 1)
+        sat32(self.list.len() - 1)
     }
 
     pub(super) fn push_escape(&mut self, at: usize) {
@@ -207,7 +205,7 @@ impl Marks {
             return;
         };
         f(&mut e);
-        let wide_len = pos32(self.wide.len());
+        let wide_len = sat32(self.wide.len());
         let Some(m) = self.list.get_mut(k as usize) else {
             return;
         };
@@ -327,7 +325,7 @@ impl Matcher {
         if can_open && count > 0 {
             self.stack.push(Opener {
                 run: me,
-                count: pos32(count),
+                count: sat32(count),
                 ch,
                 orig_mod3,
                 can_close,

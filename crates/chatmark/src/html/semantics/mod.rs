@@ -68,6 +68,7 @@ use super::token::{StartTag, TokenSink};
 use super::tokenizer::{zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
+use crate::sort::sat32;
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
@@ -80,11 +81,6 @@ const CLOSED: u32 = 1 << 31;
 const NONE: u32 = CLOSED - 1;
 /// Number of known names ([`KNOWN`]); interned names get ids from here on.
 const N_KNOWN: u32 = KNOWN.len() as u32;
-
-/// A byte offset or count as `u32` (inputs are far below 4 GiB; larger ones saturate).
-fn u32_of(x: usize) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
 
 /// One opened element (an arena entry; the `closed` bit is its tombstone).
 #[derive(Clone, Copy, Debug)]
@@ -511,12 +507,12 @@ impl<'a, 's> Semantics<'a, 's> {
     }
 
     fn space(&mut self, s: &str, droppable: bool) {
-        let start = u32_of(self.s.pending_text.len());
+        let start = sat32(self.s.pending_text.len());
         self.s.pending_text.push_str(s);
         let style = self.style();
         self.s.pending.push(Pending::Space {
             start,
-            end: u32_of(self.s.pending_text.len()),
+            end: sat32(self.s.pending_text.len()),
             style,
             droppable,
         });
@@ -701,7 +697,7 @@ impl<'a, 's> Semantics<'a, 's> {
                 }
             }
         }
-        let id = u32_of(self.s.elems.len()).min(NONE - 1);
+        let id = sat32(self.s.elems.len()).min(NONE - 1);
         let Some(head) = self.s.heads.get_mut(nid as usize) else {
             return;
         };
@@ -710,8 +706,8 @@ impl<'a, 's> Semantics<'a, 's> {
         self.s.elems.push(Elem {
             name: nid,
             prev,
-            start: u32_of(tag.span.0),
-            end: u32_of(tag.span.1),
+            start: sat32(tag.span.0),
+            end: sat32(tag.span.1),
         });
         if role.is_block() {
             self.s.blocks.push(id);
