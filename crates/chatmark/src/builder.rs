@@ -4,7 +4,8 @@
 //! Producers push whole characters, so no boundary splits a surrogate pair (C5), and every
 //! run lies inside the text pushed (C6).
 
-use crate::utf16::utf16_len;
+use crate::source::Src;
+use crate::utf16::{push_utf16, utf16_len};
 use crate::{Formatted, StyleSet, TextStyle};
 
 /// Builds canonical runs from consecutive spans of UTF-16 units, each with one style set.
@@ -54,20 +55,77 @@ impl RunBuilder {
     }
 }
 
+/// The text being built, in the encoding its caller asked for: UTF-8 for the Rust API, or
+/// UTF-16 units for hosts whose strings are UTF-16 (the npm package), written straight
+/// from the source so that no second pass transcodes it.
+#[derive(Debug)]
+enum TextBuf {
+    Utf8(String),
+    Utf16(Vec<u16>),
+}
+
+impl TextBuf {
+    /// Appends `from..to` of a source in the other encoding (no parser asks for this today:
+    /// the builder is total all the same); returns the UTF-16 units written.
+    #[cold]
+    #[inline(never)]
+    fn transcode(&mut self, src: Src<'_>, from: usize, to: usize) -> usize {
+        match (src, self) {
+            (Src::Utf8(s), TextBuf::Utf16(t)) => push_utf16(t, s.get(from..to).unwrap_or_default()),
+            (Src::Utf16(u), TextBuf::Utf8(t)) => {
+                let piece = u.get(from..to).unwrap_or_default();
+                t.push_str(&String::from_utf16_lossy(piece));
+                piece.len()
+            }
+            (Src::Utf8(s), TextBuf::Utf8(t)) => {
+                let piece = s.get(from..to).unwrap_or_default();
+                t.push_str(piece);
+                utf16_len(piece)
+            }
+            (Src::Utf16(u), TextBuf::Utf16(t)) => {
+                let piece = u.get(from..to).unwrap_or_default();
+                t.extend_from_slice(piece);
+                piece.len()
+            }
+        }
+    }
+}
+
 /// Text plus runs: what the markup parsers write into.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct FormattedBuilder {
-    text: String,
+    text: TextBuf,
     runs: RunBuilder,
 }
 
 impl FormattedBuilder {
-    /// A builder that holds `bytes` of text and `runs` runs before it reallocates.
+    /// A UTF-8 builder that holds `bytes` of text and `runs` runs before it reallocates.
     pub(crate) fn with_capacity(bytes: usize, runs: usize) -> Self {
         FormattedBuilder {
-            text: String::with_capacity(bytes),
+            text: TextBuf::Utf8(String::with_capacity(bytes)),
             runs: RunBuilder {
                 runs: Vec::with_capacity(runs),
+                ..RunBuilder::default()
+            },
+        }
+    }
+
+    /// A UTF-16 builder writing into `text` and `runs`, cleared (their capacity is
+    /// reused), with room for `units` more units and `more_runs` more runs.
+    pub(crate) fn utf16(
+        mut text: Vec<u16>,
+        mut runs: Vec<TextStyle>,
+        units: usize,
+        more_runs: usize,
+    ) -> Self {
+        text.clear();
+        text.reserve(units);
+        runs.clear();
+        runs.reserve(more_runs);
+        FormattedBuilder {
+            text: TextBuf::Utf16(text),
+            runs: RunBuilder {
+                runs,
                 ..RunBuilder::default()
             },
         }
@@ -76,13 +134,20 @@ impl FormattedBuilder {
     /// Appends `s` styled with `set`. Always inlined: it is the parsers' hot path, and
     /// whether the compiler inlined it or not flipped with unrelated edits (±7% of
     /// instructions per message).
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn push_str(&mut self, s: &str, set: StyleSet) {
         if s.is_empty() {
             return;
         }
-        self.text.push_str(s);
-        self.runs.advance(utf16_len(s), set);
+        let units = match &mut self.text {
+            TextBuf::Utf8(t) => {
+                t.push_str(s);
+                utf16_len(s)
+            }
+            TextBuf::Utf16(t) => push_utf16(t, s),
+        };
+        self.runs.advance(units, set);
     }
 
     /// Appends `s`, whose length in UTF-16 units the caller has counted (`units`), styled
@@ -91,7 +156,43 @@ impl FormattedBuilder {
     #[inline(always)]
     pub(crate) fn push_str_units(&mut self, s: &str, units: usize, set: StyleSet) {
         debug_assert_eq!(units, utf16_len(s));
-        self.text.push_str(s);
+        match &mut self.text {
+            TextBuf::Utf8(t) => t.push_str(s),
+            TextBuf::Utf16(t) => {
+                push_utf16(t, s);
+            }
+        }
+        self.runs.advance(units, set);
+    }
+
+    /// The whole of `src` as unstyled text, into an empty builder (markdown's fast path):
+    /// no run can follow, so its UTF-16 length is not counted.
+    pub(crate) fn plain(&mut self, src: Src<'_>) {
+        match (src, &mut self.text) {
+            (Src::Utf8(s), TextBuf::Utf8(t)) => t.push_str(s),
+            (Src::Utf16(u), TextBuf::Utf16(t)) => t.extend_from_slice(u),
+            _ => self.push_src(src, 0, src.len(), StyleSet::EMPTY),
+        }
+    }
+
+    /// Appends the units `from..to` of `src` (markdown mode copies its text from the input).
+    pub(crate) fn push_src(&mut self, src: Src<'_>, from: usize, to: usize, set: StyleSet) {
+        if to <= from {
+            return;
+        }
+        let units = match (src, &mut self.text) {
+            (Src::Utf16(u), TextBuf::Utf16(t)) => {
+                let piece = u.get(from..to).unwrap_or_default();
+                t.extend_from_slice(piece);
+                piece.len()
+            }
+            (Src::Utf8(s), TextBuf::Utf8(t)) => {
+                let piece = s.get(from..to).unwrap_or_default();
+                t.push_str(piece);
+                utf16_len(piece)
+            }
+            (src, text) => text.transcode(src, from, to),
+        };
         self.runs.advance(units, set);
     }
 
@@ -100,37 +201,81 @@ impl FormattedBuilder {
     /// Appends one character styled with `set`.
     #[inline]
     pub(crate) fn push_char(&mut self, c: char, set: StyleSet) {
-        self.text.push(c);
+        match &mut self.text {
+            TextBuf::Utf8(t) => t.push(c),
+            TextBuf::Utf16(t) => {
+                let mut buf = [0u16; 2];
+                t.extend_from_slice(c.encode_utf16(&mut buf));
+            }
+        }
         self.runs.advance(c.len_utf16(), set);
     }
 
     // used by HTML mode only
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
-    /// The text emitted so far.
-    pub(crate) fn text(&self) -> &str {
-        &self.text
+    /// Whether no text has been written.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.runs.position() == 0
     }
 
-    pub(crate) fn finish(self) -> Formatted {
-        Formatted {
-            text: self.text,
-            text_styles: self.runs.finish(),
+    // used by HTML mode only
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
+    /// Whether the text written so far ends with `\n`.
+    pub(crate) fn ends_with_newline(&self) -> bool {
+        match &self.text {
+            TextBuf::Utf8(t) => t.as_bytes().last() == Some(&b'\n'),
+            TextBuf::Utf16(t) => t.last() == Some(&0x0a),
         }
+    }
+
+    /// Makes room for `n` more runs.
+    pub(crate) fn reserve_runs(&mut self, n: usize) {
+        self.runs.runs.reserve(n);
+    }
+
+    /// The text and runs, with the text in UTF-8 (a UTF-16 builder's is decoded).
+    pub(crate) fn finish(self) -> Formatted {
+        let (text, text_styles) = (self.text, self.runs.finish());
+        let text = match text {
+            TextBuf::Utf8(t) => t,
+            TextBuf::Utf16(t) => String::from_utf16_lossy(&t),
+        };
+        Formatted { text, text_styles }
+    }
+
+    /// The text and runs, with the text in UTF-16 (a UTF-8 builder's is encoded).
+    pub(crate) fn finish_utf16(self) -> (Vec<u16>, Vec<TextStyle>) {
+        let (text, text_styles) = (self.text, self.runs.finish());
+        let text = match text {
+            TextBuf::Utf16(t) => t,
+            TextBuf::Utf8(t) => {
+                let mut units = Vec::new();
+                push_utf16(&mut units, &t);
+                units
+            }
+        };
+        (text, text_styles)
     }
 }
 
 /// Runs `f` with this thread's scratch buffers from `key`, the parsers' working memory kept
 /// between calls; with fresh ones when they are in use (a re-entrant call) or the thread is
-/// shutting down.
-pub(crate) fn with_scratch<S: Default, R>(
+/// shutting down. `f` leaves its results in what it captures.
+pub(crate) fn with_scratch<S: Default>(
     key: &'static std::thread::LocalKey<core::cell::RefCell<S>>,
-    f: impl Fn(&mut S) -> R,
-) -> R {
-    key.try_with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => f(&mut scratch),
-        Err(_) => f(&mut S::default()),
-    })
-    .unwrap_or_else(|_| f(&mut S::default()))
+    f: impl FnOnce(&mut S),
+) {
+    let mut f = Some(f);
+    let _ = key.try_with(|cell| {
+        if let Ok(mut scratch) = cell.try_borrow_mut() {
+            if let Some(f) = f.take() {
+                f(&mut scratch);
+            }
+        }
+    });
+    if let Some(f) = f {
+        f(&mut S::default());
+    }
 }
 
 #[cfg(test)]
@@ -141,7 +286,7 @@ mod tests {
     #[test]
     fn merges_touching_equal_sets_and_skips_unstyled_c3() {
         let b = StyleSet::of(StyleCode::Bold);
-        let mut f = FormattedBuilder::default();
+        let mut f = FormattedBuilder::with_capacity(0, 0);
         f.push_str("ab", b);
         f.push_str("c", b);
         f.push_str(" ", StyleSet::EMPTY);

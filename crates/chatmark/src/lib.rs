@@ -32,6 +32,7 @@ mod normalize;
 mod render;
 mod resolve;
 mod sort;
+mod source;
 mod style;
 mod utf16;
 mod vocab;
@@ -40,8 +41,11 @@ mod vocab;
 pub use html::parse_html;
 #[cfg(feature = "serde")]
 pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, Answer};
-pub use markdown::{parse_markdown, parse_markdown_with_diagnostics};
-pub use model::{Diagnostic, DiagnosticCode, Formatted, TextStyle};
+pub use markdown::{
+    parse_markdown, parse_markdown_utf16, parse_markdown_utf16_into,
+    parse_markdown_utf16_with_diagnostics, parse_markdown_with_diagnostics,
+};
+pub use model::{Diagnostic, DiagnosticCode, Formatted, FormattedUtf16, TextStyle};
 pub use normalize::{normalize, RawTextStyle};
 pub use render::markdown::{Loss, Markdown, Unexpressed};
 pub use resolve::{
@@ -49,7 +53,7 @@ pub use resolve::{
     ParseMode, ResolveError, Resolved, SendMessage, UnknownParseMode,
 };
 pub use style::{Family, StyleCode, StyleSet, UnknownStyleCode};
-pub use utf16::utf16_len;
+pub use utf16::{push_utf16, utf16_len};
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

@@ -111,6 +111,44 @@ impl Formatted {
     }
 }
 
+/// A formatted message whose text is UTF-16 code units, as [`crate::parse_markdown_utf16`]
+/// writes it for hosts whose strings are UTF-16: the same runs as [`Formatted`], whose
+/// offsets count these units.
+///
+/// # Examples
+///
+/// ```
+/// let input: Vec<u16> = "*é*".encode_utf16().collect();
+/// let f = chatmark::parse_markdown_utf16(&input);
+/// assert_eq!(f.text, [0xe9]);
+/// assert_eq!(f.to_formatted().text, "é");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FormattedUtf16 {
+    /// The plain text, markup removed, in UTF-16 code units (well formed).
+    pub text: Vec<u16>,
+    /// Canonical style runs over `text`.
+    pub text_styles: Vec<TextStyle>,
+}
+
+impl FormattedUtf16 {
+    /// The same message with its text in UTF-8 (a lone surrogate, which the engine never
+    /// writes, would read as U+FFFD).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let f = chatmark::FormattedUtf16 { text: vec![0x61], text_styles: vec![] };
+    /// assert_eq!(f.to_formatted(), chatmark::Formatted { text: "a".into(), text_styles: vec![] });
+    /// ```
+    pub fn to_formatted(&self) -> Formatted {
+        Formatted {
+            text: String::from_utf16_lossy(&self.text),
+            text_styles: self.text_styles.clone(),
+        }
+    }
+}
+
 /// What a [`Diagnostic`] reports (L3).
 ///
 /// # Examples

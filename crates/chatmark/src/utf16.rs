@@ -3,6 +3,7 @@
 //! both dialects' diagnostics from input bytes to UTF-16 units (L3).
 
 use crate::sort::{sat32, sort_by_key32, sort_u64};
+use crate::source::Src;
 use crate::{Diagnostic, DiagnosticCode};
 
 /// The number of UTF-16 code units `s` takes (JavaScript's `String.length`).
@@ -32,6 +33,44 @@ pub fn utf16_len(s: &str) -> usize {
         total += units(chunk);
     }
     total + units(chunks.remainder())
+}
+
+/// Appends `s` to `out` as UTF-16 and returns the number of units written: for hosts whose
+/// strings are UTF-16 (the npm package writes every string it returns with it).
+///
+/// One pass over the bytes after one reservation: `extend(s.encode_utf16())` pushes unit by
+/// unit through two iterator calls each, which the size-tuned wasm leaves out of line.
+///
+/// # Examples
+///
+/// ```
+/// let mut out = vec![0x61];
+/// assert_eq!(chatmark::push_utf16(&mut out, "é😀"), 3);
+/// assert_eq!(out, [0x61, 0xe9, 0xd83d, 0xde00]);
+/// ```
+pub fn push_utf16(out: &mut Vec<u16>, s: &str) -> usize {
+    let before = out.len();
+    out.reserve(s.len()); // never more units than bytes
+    let mut bytes = s.as_bytes().iter();
+    let more = |b: Option<&u8>| u32::from(b.copied().unwrap_or(0x80) & 0x3f);
+    while let Some(&b) = bytes.next() {
+        let c = match b {
+            0..0x80 => u32::from(b),
+            0x80..0xe0 => (u32::from(b & 0x1f) << 6) | more(bytes.next()),
+            0xe0..0xf0 => {
+                let hi = (u32::from(b & 0x0f) << 12) | (more(bytes.next()) << 6);
+                hi | more(bytes.next())
+            }
+            _ => {
+                let hi = (u32::from(b & 0x07) << 18) | (more(bytes.next()) << 12);
+                let c = (hi | (more(bytes.next()) << 6) | more(bytes.next())) - 0x1_0000;
+                out.push(0xd800 | (c >> 10) as u16);
+                0xdc00 | (c & 0x3ff)
+            }
+        };
+        out.push(c as u16);
+    }
+    out.len() - before
 }
 
 /// Converts increasing byte offsets of one text into UTF-16 offsets in a single forward walk.
@@ -101,11 +140,12 @@ pub(crate) struct Note<M> {
 }
 
 /// Converts `notes` to [`Diagnostic`]s in UTF-16 units of `input` (L3), sorted by position,
-/// through one forward cursor; `message` writes each one's message from the note and the
-/// input text it covers. A span from a faulty tokenizer that ends inside a character or past
-/// the end is rounded down (L2), a reversed one is empty.
+/// through one forward cursor (a UTF-16 source's positions are units already); `message`
+/// writes each one's message from the note and the input text it covers. A span from a
+/// faulty tokenizer that ends inside a character or past the end is rounded down (L2), a
+/// reversed one is empty.
 pub(crate) fn to_diagnostics<M>(
-    input: &str,
+    input: Src<'_>,
     mut notes: Vec<Note<M>>,
     mut message: impl FnMut(Note<M>, &str) -> String,
 ) -> Vec<Diagnostic> {
@@ -115,8 +155,10 @@ pub(crate) fn to_diagnostics<M>(
     notes.truncate(MAX_DIAGNOSTICS);
     let boundary = |mut o: usize| {
         o = o.min(input.len());
-        while o > 0 && !input.is_char_boundary(o) {
-            o -= 1;
+        if let Src::Utf8(text) = input {
+            while o > 0 && !text.is_char_boundary(o) {
+                o -= 1;
+            }
         }
         o
     };
@@ -128,11 +170,16 @@ pub(crate) fn to_diagnostics<M>(
         .collect();
     sort_u64(&mut offsets);
     offsets.dedup();
-    let mut cursor = Utf16Cursor::new(input);
-    let units: Vec<usize> = offsets
-        .iter()
-        .map(|&o| cursor.unit_at(boundary(o as usize)))
-        .collect();
+    let units: Vec<usize> = match input {
+        Src::Utf8(text) => {
+            let mut cursor = Utf16Cursor::new(text);
+            offsets
+                .iter()
+                .map(|&o| cursor.unit_at(boundary(o as usize)))
+                .collect()
+        }
+        Src::Utf16(_) => offsets.iter().map(|&o| boundary(o as usize)).collect(),
+    };
     let unit_of = |byte: usize| {
         offsets
             .binary_search(&(byte as u64))
@@ -146,13 +193,13 @@ pub(crate) fn to_diagnostics<M>(
             let (s, e) = (n.span.start, n.span.end.max(n.span.start));
             let start = unit_of(s);
             let len = unit_of(e).saturating_sub(start);
-            let text = input.get(boundary(s)..boundary(e)).unwrap_or("");
+            let text = input.text(boundary(s), boundary(e));
             let code = n.code;
             Diagnostic {
                 code,
                 start,
                 len,
-                message: message(n, text),
+                message: message(n, &text),
             }
         })
         .collect()
@@ -166,6 +213,24 @@ mod tests {
     fn length_matches_std_encoder() {
         for s in ["", "abc", "é", "😀", "👨‍👩‍👧", "a\u{FFFD}b", "\u{10FFFF}x"] {
             assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn encodes_every_width_as_std_does() {
+        for s in [
+            "",
+            "ascii",
+            "é ß Ж",
+            "中文 ‰",
+            "😀a👍🏽",
+            "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+        ] {
+            let mut out = vec![7];
+            let n = push_utf16(&mut out, s);
+            let want: Vec<u16> = [7].into_iter().chain(s.encode_utf16()).collect();
+            assert_eq!(out, want, "{s:?}");
+            assert_eq!(n, utf16_len(s));
         }
     }
 

@@ -84,3 +84,37 @@ fn every_vector_file_passes() {
         failures.join("\n")
     );
 }
+
+/// Every markdown text of the vector files through the UTF-16 entry points: the same text,
+/// runs and diagnostics as through UTF-8, which the test above checks against the vectors.
+#[test]
+fn every_markdown_vector_reads_alike_from_utf16() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut total = 0;
+    for file in FILES {
+        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let input = &v["input"];
+            let markdown = input["parse_mode"]
+                .as_str()
+                .is_some_and(|m| m.eq_ignore_ascii_case("markdown"));
+            let Some(text) = input["text"].as_str().filter(|_| markdown) else {
+                continue;
+            };
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let (want, want_diags) = chatmark::parse_markdown_with_diagnostics(text);
+            let (got, got_diags) = chatmark::parse_markdown_utf16_with_diagnostics(&units);
+            assert_eq!(got.to_formatted(), want, "{file} {}", v["id"]);
+            assert_eq!(got_diags, want_diags, "{file} {}", v["id"]);
+            assert_eq!(
+                chatmark::parse_markdown_utf16(&units),
+                got,
+                "{file} {}",
+                v["id"]
+            );
+            total += 1;
+        }
+    }
+    assert!(total > 200, "too few markdown vectors read: {total}");
+}

@@ -84,17 +84,17 @@ thread_local! {
 /// Runs a tokenizer into the semantics with this thread's scratch buffers (fresh ones if they
 /// are in use); diagnostics are collected only when `notes` is asked for.
 fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnostic>) {
-    let run = |scratch: &mut Scratch| {
+    let mut out = (Formatted::default(), Vec::new());
+    crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
         let mut sink = semantics::Semantics::new(input, &mut scratch.semantics, notes);
         match backend {
             Backend::Own => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
             #[cfg(feature = "html5ever")]
             Backend::Html5ever => html5ever_backend::tokenize(input, &mut sink),
         }
-        let out = sink.finish();
+        out = sink.finish();
         scratch.semantics.reset();
         scratch.tokenizer.reset();
-        out
-    };
-    crate::builder::with_scratch(&SCRATCH, run)
+    });
+    out
 }

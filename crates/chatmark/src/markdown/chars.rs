@@ -3,6 +3,7 @@
 //! match; the rest by binary search in the generated tables of `unicode.rs`.
 
 use super::unicode::{PUNCTUATION, WHITESPACE};
+use crate::source::Src;
 
 /// The class of the character next to a delimiter run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,26 +46,25 @@ pub(crate) fn class(c: char) -> Class {
     }
 }
 
-/// Class of the character before byte `pos`, or whitespace at the start of the line content.
-pub(super) fn before(input: &str, pos: usize, line_start: usize) -> Class {
-    if pos <= line_start {
-        return Class::Whitespace;
+/// Class of the character before `pos`, or whitespace at the start of the line content.
+pub(super) fn before(src: Src<'_>, pos: usize, line_start: usize) -> Class {
+    // ASCII (most neighbours of markup) without decoding
+    match src.byte(pos.wrapping_sub(1)) {
+        Some(b) if b < 0x80 && pos > line_start => class(char::from(b)),
+        _ => src
+            .char_before(pos, line_start)
+            .map_or(Class::Whitespace, class),
     }
-    input
-        .get(line_start..pos)
-        .and_then(|s| s.chars().next_back())
-        .map_or(Class::Whitespace, class)
 }
 
-/// Class of the character at byte `pos`, or whitespace at the end of the line content.
-pub(super) fn after(input: &str, pos: usize, line_end: usize) -> Class {
-    if pos >= line_end {
-        return Class::Whitespace;
+/// Class of the character at `pos`, or whitespace at the end of the line content.
+pub(super) fn after(src: Src<'_>, pos: usize, line_end: usize) -> Class {
+    match src.byte(pos) {
+        Some(b) if b < 0x80 && pos < line_end => class(char::from(b)),
+        _ => src
+            .char_after(pos, line_end)
+            .map_or(Class::Whitespace, class),
     }
-    input
-        .get(pos..line_end)
-        .and_then(|s| s.chars().next())
-        .map_or(Class::Whitespace, class)
 }
 
 #[cfg(test)]

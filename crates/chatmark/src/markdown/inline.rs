@@ -1,32 +1,19 @@
 //! Inline tokenizing of one paragraph (2.3): code spans (I1), escapes (I2), tags (I3),
 //! `*`/`_` runs (I4) and `~~` runs (I5) with their flanking, everything else text (I7).
-//! Left to right in one pass, straight into a [`Sink`] (nothing is stored per token), so the
-//! analysis pass and the emission pass see exactly the same tokens; plain text is skipped
-//! by a byte-class table. Code-span closers are found through an index of the paragraph's
-//! backtick runs sorted by length, built at its first backtick, so unmatched openers never
-//! rescan (L1).
+//! Left to right in one pass over the paragraph's line records, straight into a [`Sink`]
+//! (nothing is stored per token); plain text is skipped by a byte-class table. Code-span
+//! closers are found through an index of the paragraph's backtick runs sorted by length,
+//! built at its first backtick, so unmatched openers never rescan (L1).
 
 use super::chars::{self, Class};
-use super::lines::{LineKind, Lines};
+use super::lines::Line;
 use crate::sort::sat32;
+use crate::source::{units, Src, Unit};
 use crate::vocab::{Spelling, Tag};
-use crate::StyleSet;
 
-/// The next byte at or after `from` (before `end`) that may start markup
-/// (`\\ ` * _ ~ { <`), or `end`: a byte-class table, which beats vectorised searches on chat
-/// text, where markup is a few bytes apart.
-#[inline]
-fn next_special(bytes: &[u8], from: usize, end: usize) -> usize {
-    bytes
-        .get(from..end)
-        .and_then(|s| {
-            s.iter()
-                .position(|&b| SPECIAL.get(usize::from(b)).copied().unwrap_or(false))
-        })
-        .map_or(end, |k| from + k)
-}
-
-/// Bytes that may start markup (a byte-class table); everything else is plain text.
+/// Units that may start markup (`\\ ` * _ ~ { <`), by [`crate::source::Unit::byte`];
+/// everything else is plain text. A table beats vectorised searches on chat text, where
+/// markup is a few bytes apart.
 // Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
 #[allow(clippy::indexing_slicing)]
 static SPECIAL: [bool; 256] = {
@@ -43,8 +30,6 @@ static SPECIAL: [bool; 256] = {
 /// What the tokenizer reports, in source order: only markup, never plain text (code spans,
 /// unmatched backticks and escaped characters are text, and so are not reported).
 pub(super) trait Sink {
-    /// A paragraph line begins; its content carries `codes` (P4).
-    fn line(&mut self, codes: StyleSet);
     /// A backslash at `at` that escapes the next character (I2).
     fn escape(&mut self, at: usize);
     /// A `*`, `_` or `~~` run.
@@ -83,26 +68,20 @@ impl<'v> Backticks<'v> {
         Backticks { runs, built: false }
     }
 
-    /// Indexes the runs from `lines` (the current line first) to the paragraph's end.
-    fn build(&mut self, bytes: &[u8], from: usize, lines: Lines<'_>, current_end: usize) {
+    /// Indexes the runs from `from` (in the current line, which ends at `current_end`) to
+    /// the end of the paragraph, whose later lines are `rest`.
+    fn build(&mut self, src: Src<'_>, from: usize, current_end: usize, rest: &[Line]) {
         self.built = true;
         let mut add = |start: usize, end: usize| {
             let mut i = start;
-            while i < end {
-                match bytes
-                    .get(i..end)
-                    .and_then(|r| r.iter().position(|&b| b == b'`'))
-                {
-                    Some(k) => i += k,
-                    None => break,
-                }
-                let n = run_len(bytes, i, end, b'`');
-                self.runs.push(pack(n, i));
-                i += n;
+            while let Some(k) = src.find(i, end, b'`') {
+                let n = src.run_len(k, end, b'`');
+                self.runs.push(pack(n, k));
+                i = k + n;
             }
         };
         add(from, current_end);
-        for line in lines.take_while(|l| l.kind == LineKind::Text) {
+        for line in rest {
             add(line.content.0, line.content.1);
         }
         crate::sort::sort_u64(self.runs);
@@ -119,26 +98,16 @@ impl<'v> Backticks<'v> {
     }
 }
 
-pub(super) fn run_len(input: &[u8], from: usize, end: usize, b: u8) -> usize {
-    input
-        .get(from..end)
-        .map_or(0, |r| r.iter().take_while(|&&x| x == b).count())
-}
-
-/// Tokenizes the paragraph whose lines `lines` yields next (consecutive `Text` lines; it
-/// stops before the first other line), reporting to `sink`.
+/// Tokenizes the paragraph made of `lines` (consecutive text lines), reporting to `sink`.
 pub(super) fn paragraph(
-    input: &str,
-    lines: &mut Lines<'_>,
+    src: Src<'_>,
+    lines: &[Line],
     ticks: &mut Backticks<'_>,
     sink: &mut impl Sink,
 ) {
-    let bytes = input.as_bytes();
     // End of the code span being copied, when one spans lines.
     let mut code_until: Option<usize> = None;
-    while let Some(line) = lines.peek().filter(|l| l.kind == LineKind::Text) {
-        lines.next();
-        sink.line(line.codes);
+    for (k, line) in lines.iter().enumerate() {
         let (line_start, end) = line.content;
         let mut i = line_start;
         if let Some(stop) = code_until {
@@ -148,13 +117,13 @@ pub(super) fn paragraph(
             }
         }
         while i < end {
-            i = next_special(bytes, i, end);
-            let Some(&b) = bytes.get(i).filter(|_| i < end) else {
+            i = src.find_in(i, end, &SPECIAL);
+            let Some(b) = src.byte(i).filter(|_| i < end) else {
                 break;
             };
             match b {
                 b'\\' => {
-                    if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) && i + 1 < end {
+                    if i + 1 < end && src.byte(i + 1).is_some_and(|n| n.is_ascii_punctuation()) {
                         sink.escape(i);
                         i += 2;
                     } else {
@@ -162,9 +131,9 @@ pub(super) fn paragraph(
                     }
                 }
                 b'`' => {
-                    let n = run_len(bytes, i, end, b'`');
+                    let n = src.run_len(i, end, b'`');
                     if !ticks.built {
-                        ticks.build(bytes, i, *lines, end);
+                        ticks.build(src, i, end, lines.get(k + 1..).unwrap_or_default());
                     }
                     match ticks.closer(n, i + n) {
                         Some(close) => {
@@ -178,13 +147,13 @@ pub(super) fn paragraph(
                     }
                 }
                 b'*' | b'_' | b'~' => {
-                    let n = run_len(bytes, i, end, b);
+                    let n = src.run_len(i, end, b);
                     if b == b'~' && n != 2 {
                         i += n;
                         continue;
                     }
-                    let prev = chars::before(input, i, line_start);
-                    let next = chars::after(input, i + n, end);
+                    let prev = chars::before(src, i, line_start);
+                    let next = chars::after(src, i + n, end);
                     let left = next != Class::Whitespace
                         && (next != Class::Punctuation || prev != Class::Other);
                     let right = prev != Class::Whitespace
@@ -206,7 +175,7 @@ pub(super) fn paragraph(
                     });
                     i += n;
                 }
-                _ => match tag_at(bytes, i, end) {
+                _ => match tag_at(src, i, end) {
                     Some((len, tag, spelling, closing)) => {
                         sink.tag(i, tag, spelling, closing);
                         i += len;
@@ -220,13 +189,24 @@ pub(super) fn paragraph(
 
 /// Reads `{name}`, `{/name}`, `<name>` or `</name>` at `i` (I3): its length, tag, spelling
 /// and whether it closes.
-pub(super) fn tag_at(bytes: &[u8], i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
-    let spelling = Spelling::opened_by(*bytes.get(i)?)?;
-    let closing = bytes.get(i + 1) == Some(&b'/');
+pub(super) fn tag_at(src: Src<'_>, i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
+    units!(src, u => tag_in(u, i, end))
+}
+
+fn tag_in<U: Unit>(units: &[U], i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
+    let at = |k: usize| units.get(k).map(|c| c.byte());
+    let spelling = Spelling::opened_by(at(i)?)?;
+    let closing = at(i + 1) == Some(b'/');
     let name_start = i + 1 + usize::from(closing);
     // Look no further than the longest name and its bracket (linear).
-    let window = bytes.get(name_start..end.min(name_start + Tag::LONGEST_NAME + 1))?;
-    let len = window.iter().position(|&b| b == spelling.close_bracket())?;
-    let tag = Tag::from_name(window.get(..len)?)?;
+    let window = units.get(name_start..end.min(name_start + Tag::LONGEST_NAME + 1))?;
+    let len = window
+        .iter()
+        .position(|c| c.byte() == spelling.close_bracket())?;
+    let mut name = [0u8; Tag::LONGEST_NAME];
+    for (slot, c) in name.iter_mut().zip(window.get(..len)?) {
+        *slot = c.byte();
+    }
+    let tag = Tag::from_name(name.get(..len)?)?;
     Some((name_start + len + 1 - i, tag, spelling, closing))
 }

@@ -1,7 +1,9 @@
 //! Line pass of markdown mode: splits the message into lines (a `\r` right before `\n` is
 //! part of the break), finds fenced code blocks (F1, F2), blank lines (2.3), and reads each
-//! other line's prefix into line codes (P1–P4).
+//! other line's prefix into line codes (P1–P4). The lines are read once, into records that
+//! both later passes walk.
 
+use crate::source::Src;
 use crate::{StyleCode, StyleSet};
 
 /// What a line is, for grouping into regions and paragraphs.
@@ -15,10 +17,10 @@ pub(super) enum LineKind {
     Text,
 }
 
-/// One line of the message. Byte offsets into the input.
+/// One line of the message. Positions are code units of the source.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Line {
-    /// First byte of the line.
+    /// First unit of the line.
     pub start: usize,
     /// Content after the prefix (P1–P3), before the line break.
     pub content: (usize, usize),
@@ -29,66 +31,25 @@ pub(super) struct Line {
     pub codes: StyleSet,
 }
 
-/// The lines of a message in order, classified (a fence's state carried along): cheap to
-/// copy, so a pass can look ahead or a second pass can re-read a region from its start.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Lines<'a> {
-    input: &'a str,
-    /// First byte of the next line.
-    pos: usize,
-    /// Backtick count of the open fence.
-    fence: Option<usize>,
-    /// The next line, once [`Lines::peek`] has read it.
-    peeked: Option<Line>,
-}
-
-impl<'a> Lines<'a> {
-    pub(super) fn new(input: &'a str) -> Self {
-        Lines {
-            input,
-            pos: 0,
-            fence: None,
-            peeked: None,
-        }
-    }
-
-    /// The next line, without consuming it.
-    pub(super) fn peek(&mut self) -> Option<Line> {
-        if self.peeked.is_none() {
-            self.peeked = self.read();
-        }
-        self.peeked
-    }
-}
-
-impl Iterator for Lines<'_> {
-    type Item = Line;
-
-    fn next(&mut self) -> Option<Line> {
-        self.peeked.take().or_else(|| self.read())
-    }
-}
-
-impl Lines<'_> {
-    /// Reads the line at `pos`.
-    fn read(&mut self) -> Option<Line> {
-        let bytes = self.input.as_bytes();
-        let start = self.pos;
-        if start >= bytes.len() {
-            return None;
-        }
-        let nl = self
-            .input
-            .get(start..)
-            .and_then(|rest| find_newline(rest.as_bytes()))
-            .map(|k| start + k);
-        let (content_end, end) = match nl {
-            Some(n) if n > start && bytes.get(n - 1) == Some(&b'\r') => (n - 1, n + 1),
+/// Reads every line of `src` into `out` (cleared first), in order. One copy for both
+/// encodings: only the newline search runs over every unit, and it is the source's.
+pub(super) fn read_lines(src: Src<'_>, out: &mut Vec<Line>) {
+    out.clear();
+    let len = src.len();
+    let mut start = 0;
+    // backtick count of the open fence
+    let mut fence: Option<usize> = None;
+    while start < len {
+        let (content_end, end) = match src.find(start, len, b'\n') {
+            Some(n) if n > start && src.byte(n - 1) == Some(b'\r') => (n - 1, n + 1),
             Some(n) => (n, n + 1),
-            None => (bytes.len(), bytes.len()),
+            None => (len, len),
         };
-        self.pos = end;
-        let raw = bytes.get(start..content_end).unwrap_or_default();
+        let raw = Raw {
+            src,
+            start,
+            end: content_end,
+        };
         let mut line = Line {
             start,
             content: (start, content_end),
@@ -96,15 +57,15 @@ impl Lines<'_> {
             kind: LineKind::Text,
             codes: StyleSet::EMPTY,
         };
-        if let Some(open) = self.fence {
+        if let Some(open) = fence {
             line.kind = LineKind::Verbatim;
             if closes_fence(raw, open) {
-                self.fence = None;
+                fence = None;
             }
         } else if let Some(n) = opens_fence(raw) {
             line.kind = LineKind::Verbatim;
-            self.fence = Some(n);
-        } else if raw.iter().all(|&b| b == b' ') {
+            fence = Some(n);
+        } else if raw.count(0, b' ') == raw.len() {
             line.kind = LineKind::Blank;
             line.content = (content_end, content_end);
         } else {
@@ -112,64 +73,68 @@ impl Lines<'_> {
             line.content.0 = start + skip;
             line.codes = codes;
         }
-        Some(line)
+        out.push(line);
+        start = end;
     }
 }
 
-/// The first `\n`: memchr's vectorised search natively; core's (already in the wasm) in
-/// the npm package, where memchr's code would cost more bytes than it saves time.
-#[cfg(not(target_arch = "wasm32"))]
-fn find_newline(s: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\n', s)
+/// The content of one raw line (before its break): positions relative to its start.
+#[derive(Clone, Copy)]
+struct Raw<'a> {
+    src: Src<'a>,
+    start: usize,
+    end: usize,
 }
 
-#[cfg(target_arch = "wasm32")]
-fn find_newline(s: &[u8]) -> Option<usize> {
-    s.iter().position(|&b| b == b'\n')
-}
+impl Raw<'_> {
+    fn len(self) -> usize {
+        self.end - self.start
+    }
 
-fn count(raw: &[u8], from: usize, b: u8) -> usize {
-    raw.get(from..)
-        .map_or(0, |r| r.iter().take_while(|&&x| x == b).count())
+    fn at(self, k: usize) -> Option<u8> {
+        (self.start + k < self.end)
+            .then(|| self.src.byte(self.start + k))
+            .flatten()
+    }
+
+    /// How many units from `k` are the ASCII byte `b`.
+    fn count(self, k: usize, b: u8) -> usize {
+        self.src.run_len(self.start + k, self.end, b)
+    }
 }
 
 /// F1: optional spaces, three or more backticks, an info string with no backtick.
-fn opens_fence(raw: &[u8]) -> Option<usize> {
-    let sp = count(raw, 0, b' ');
-    let n = count(raw, sp, b'`');
-    let info = raw.get(sp + n..).unwrap_or_default();
-    (n >= 3 && !info.contains(&b'`')).then_some(n)
+fn opens_fence(raw: Raw<'_>) -> Option<usize> {
+    let sp = raw.count(0, b' ');
+    let n = raw.count(sp, b'`');
+    let info = raw.start + sp + n;
+    (n >= 3 && raw.src.find(info, raw.end, b'`').is_none()).then_some(n)
 }
 
 /// F1: optional spaces, a backtick run at least as long as the opener, optional spaces.
-fn closes_fence(raw: &[u8], open: usize) -> bool {
-    let sp = count(raw, 0, b' ');
-    let n = count(raw, sp, b'`');
-    n >= open
-        && raw
-            .get(sp + n..)
-            .unwrap_or_default()
-            .iter()
-            .all(|&b| b == b' ')
+fn closes_fence(raw: Raw<'_>, open: usize) -> bool {
+    let sp = raw.count(0, b' ');
+    let n = raw.count(sp, b'`');
+    n >= open && raw.count(sp + n, b' ') == raw.len() - (sp + n)
 }
 
-/// Reads the prefix of a non-blank line: returns the bytes it takes and its line codes.
-fn prefix(raw: &[u8]) -> (usize, StyleSet) {
+/// Reads the prefix of a non-blank line: returns the units it takes and its line codes.
+fn prefix(raw: Raw<'_>) -> (usize, StyleSet) {
     let mut i = 0;
     let mut level = 0usize;
     // P1/P2: space runs and quote runs, alternating.
     loop {
-        let sp = count(raw, i, b' ');
+        let sp = raw.count(i, b' ');
         if sp > 0 {
             level = level.saturating_add(sp / 2);
             i += sp;
             continue;
         }
-        let gt = count(raw, i, b'>');
+        let gt = raw.count(i, b'>');
         if gt == 0 {
             break;
         }
-        match raw.get(i + gt) {
+        match raw.at(i + gt) {
             None => {
                 level = level.saturating_add(gt);
                 i += gt;
@@ -183,9 +148,9 @@ fn prefix(raw: &[u8]) -> (usize, StyleSet) {
     }
     let mut codes = StyleSet::EMPTY;
     // P3: at most one block marker, followed by at least one space.
-    let marker = match raw.get(i) {
+    let marker = match raw.at(i) {
         Some(b'#') => {
-            let n = count(raw, i, b'#');
+            let n = raw.count(i, b'#');
             (n <= 4).then(|| {
                 codes.insert(StyleCode::Bold);
                 if n == 1 {
@@ -199,13 +164,11 @@ fn prefix(raw: &[u8]) -> (usize, StyleSet) {
             Some(1)
         }
         Some(b'0'..=b'9') => {
-            let d = raw
-                .get(i..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            (d <= 3 && raw.get(i + d) == Some(&b'.')).then(|| {
+            let mut d = 0;
+            while raw.at(i + d).is_some_and(|b| b.is_ascii_digit()) {
+                d += 1;
+            }
+            (d <= 3 && raw.at(i + d) == Some(b'.')).then(|| {
                 codes.insert(StyleCode::Ordered);
                 d + 1
             })
@@ -213,9 +176,9 @@ fn prefix(raw: &[u8]) -> (usize, StyleSet) {
         _ => None,
     };
     match marker {
-        Some(m) if raw.get(i + m) == Some(&b' ') => {
+        Some(m) if raw.at(i + m) == Some(b' ') => {
             i += m;
-            i += count(raw, i, b' ');
+            i += raw.count(i, b' ');
         }
         _ => codes = StyleSet::EMPTY,
     }
@@ -229,9 +192,31 @@ fn prefix(raw: &[u8]) -> (usize, StyleSet) {
 mod tests {
     use super::*;
 
+    fn raw(src: Src<'_>) -> Raw<'_> {
+        Raw {
+            src,
+            start: 0,
+            end: src.len(),
+        }
+    }
+
     fn pre(s: &str) -> (usize, Vec<&'static str>) {
-        let (n, c) = prefix(s.as_bytes());
+        let (n, c) = prefix(raw(Src::Utf8(s)));
+        let units: Vec<u16> = s.encode_utf16().collect();
+        assert_eq!(
+            prefix(raw(Src::Utf16(&units))),
+            (n, c),
+            "UTF-16 reads {s:?} alike"
+        );
         (n, c.iter().map(StyleCode::as_str).collect())
+    }
+
+    fn opens(s: &str) -> Option<usize> {
+        opens_fence(raw(Src::Utf8(s)))
+    }
+
+    fn closes(s: &str, open: usize) -> bool {
+        closes_fence(raw(Src::Utf8(s)), open)
     }
 
     #[test]
@@ -255,17 +240,18 @@ mod tests {
 
     #[test]
     fn fences_f1() {
-        assert_eq!(opens_fence(b"  ```rust"), Some(3));
-        assert_eq!(opens_fence(b"```a`b"), None);
-        assert_eq!(opens_fence(b"``"), None);
-        assert!(closes_fence(b" ````  ", 3));
-        assert!(!closes_fence(b"``", 3));
-        assert!(!closes_fence(b"``` x", 3));
+        assert_eq!(opens("  ```rust"), Some(3));
+        assert_eq!(opens("```a`b"), None);
+        assert_eq!(opens("``"), None);
+        assert!(closes(" ````  ", 3));
+        assert!(!closes("``", 3));
+        assert!(!closes("``` x", 3));
     }
 
     #[test]
     fn lines_keep_crlf_in_break() {
-        let l: Vec<Line> = Lines::new("a\r\n\r\nb\rc").collect();
+        let mut l = Vec::new();
+        read_lines(Src::Utf8("a\r\n\r\nb\rc"), &mut l);
         assert_eq!(l.len(), 3);
         assert_eq!((l[0].content, l[0].end), ((0, 1), 3));
         assert_eq!(l[1].kind, LineKind::Blank);

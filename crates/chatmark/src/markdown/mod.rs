@@ -1,12 +1,13 @@
-//! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7) in two passes over the message. The
-//! analysis pass reads the lines (prefixes, fences), tokenizes each paragraph into the
-//! online emphasis matcher (I4–I6) and pairs the tags of each region (I3), leaving one
-//! [`Mark`] (8 bytes) per markup token: delimiter runs with the pairs they take part in,
-//! tags with their partners, escapes. Plain text is never stored. The emission pass reads
-//! the lines again and walks the marks, copying the text between them and writing runs
-//! straight into the shared run builder, sized once from what the analysis counted.
-//! Nothing recurses and both passes are linear in the input (L1). A message with no byte
-//! that can begin a construct skips both ([`plain`]).
+//! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7) over a UTF-8 or UTF-16 source
+//! ([`Src`]), in three passes. The line pass reads every line once into a record (prefix,
+//! fence, blank). The analysis pass tokenizes each paragraph into the online emphasis
+//! matcher (I4–I6) and pairs the tags of each region (I3), leaving one [`Mark`] (8 bytes)
+//! per markup token: delimiter runs with the pairs they take part in, tags with their
+//! partners, escapes. Plain text is never stored. The emission pass walks the records and
+//! the marks, copying the text between marks in the source's encoding and writing runs
+//! straight into the shared run builder, sized once from what the analysis counted. Nothing
+//! recurses and every pass is linear in the input (L1). A message with no unit that can
+//! begin a construct skips them all ([`plain`]).
 
 pub(crate) mod chars;
 mod emphasis;
@@ -17,13 +18,14 @@ mod unicode;
 
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
+use crate::source::{well_formed, Src};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span};
 use crate::vocab::{Spelling, Tag};
-use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
+use crate::{Diagnostic, DiagnosticCode, Formatted, FormattedUtf16, StyleCode, StyleSet};
 use emphasis::{Mark, MarkKind, Marks, Matcher};
 use inline::{Backticks, DelimRun, Sink};
-use lines::{LineKind, Lines};
+use lines::{Line, LineKind};
 
 /// Parses `input` in markdown mode (spec section 2). Never fails: bad markup is text.
 ///
@@ -40,7 +42,9 @@ use lines::{LineKind, Lines};
 /// assert_eq!(codes, [vec!["b", "lst_1"], vec!["lst_1"], vec!["c_db342e", "lst_1"]]);
 /// ```
 pub fn parse_markdown(input: &str) -> Formatted {
-    parse(input, false).0
+    let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+    parse(Src::Utf8(input), false, &mut out);
+    out.finish()
 }
 
 /// Parses `input` in markdown mode and also returns diagnostics (unmatched tags, L3) with
@@ -55,13 +59,80 @@ pub fn parse_markdown(input: &str) -> Formatted {
 /// assert_eq!((diags[0].start, diags[0].len), (1, 6));
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
-    let (f, notes) = parse(input, true);
-    (f, to_diagnostics_md(input, notes))
+    let src = Src::Utf8(input);
+    let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+    let notes = parse(src, true, &mut out);
+    (out.finish(), to_diagnostics_md(src, notes))
+}
+
+/// Parses UTF-16 `input` in markdown mode, the text written as UTF-16 too: for hosts whose
+/// strings are UTF-16 (JavaScript, Java, C#), which then never transcode. The same parser
+/// as [`parse_markdown`], with the same result; a lone surrogate reads as U+FFFD, one unit
+/// for one (L2).
+///
+/// # Examples
+///
+/// ```
+/// let input: Vec<u16> = "**hé** 😀".encode_utf16().collect();
+/// let f = chatmark::parse_markdown_utf16(&input);
+/// assert_eq!(String::from_utf16(&f.text).unwrap(), "hé 😀");
+/// assert_eq!((f.text_styles[0].start, f.text_styles[0].len), (0, 2));
+/// assert_eq!(f.to_formatted(), chatmark::parse_markdown("**hé** 😀"));
+/// ```
+pub fn parse_markdown_utf16(input: &[u16]) -> FormattedUtf16 {
+    let mut out = FormattedUtf16::default();
+    parse_markdown_utf16_into(input, &mut out);
+    out
+}
+
+/// [`parse_markdown_utf16`] into `out`, replacing what it held but reusing its buffers, so
+/// that a caller parsing message after message allocates nothing once they have grown.
+///
+/// # Examples
+///
+/// ```
+/// let mut out = chatmark::FormattedUtf16::default();
+/// for s in ["*a*", "b"] {
+///     let input: Vec<u16> = s.encode_utf16().collect();
+///     chatmark::parse_markdown_utf16_into(&input, &mut out);
+/// }
+/// assert_eq!(out.text, [u16::from(b'b')]);
+/// assert!(out.text_styles.is_empty());
+/// ```
+pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
+    let input = well_formed(input);
+    let text = core::mem::take(&mut out.text);
+    let runs = core::mem::take(&mut out.text_styles);
+    let mut b = FormattedBuilder::utf16(text, runs, input.len(), 0);
+    parse(Src::Utf16(&input), false, &mut b);
+    (out.text, out.text_styles) = b.finish_utf16();
+}
+
+/// [`parse_markdown_utf16`] with the diagnostics too, positions in units of `input` (L3).
+///
+/// # Examples
+///
+/// ```
+/// let input: Vec<u16> = "😀{red}x".encode_utf16().collect();
+/// let (f, diags) = chatmark::parse_markdown_utf16_with_diagnostics(&input);
+/// assert_eq!(f.text, input);
+/// assert_eq!((diags[0].start, diags[0].len), (2, 5));
+/// ```
+pub fn parse_markdown_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
+    let input = well_formed(input);
+    let src = Src::Utf16(&input);
+    let mut b = FormattedBuilder::utf16(Vec::new(), Vec::new(), input.len(), 0);
+    let notes = parse(src, true, &mut b);
+    let (text, text_styles) = b.finish_utf16();
+    (
+        FormattedUtf16 { text, text_styles },
+        to_diagnostics_md(src, notes),
+    )
 }
 
 /// The L3 diagnostics of markdown mode: unmatched tags, kept as text.
-fn to_diagnostics_md(input: &str, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
-    to_diagnostics(input, notes, |n, tag| match n.code {
+fn to_diagnostics_md(src: Src<'_>, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
+    to_diagnostics(src, notes, |n, tag| match n.code {
         DiagnosticCode::UnclosedTag => msg!("tag ", tag, " is never closed; kept as text"),
         _ => msg!("closing tag ", tag, " has no opening tag; kept as text"),
     })
@@ -71,6 +142,8 @@ fn to_diagnostics_md(input: &str, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
 /// message costs no allocation beyond its result once the buffers have grown.
 #[derive(Default)]
 struct Scratch {
+    /// The lines of the message, read once.
+    lines: Vec<Line>,
     /// The markup tokens of the message, in source order.
     marks: Marks,
     /// The emphasis matcher of the current paragraph.
@@ -90,6 +163,7 @@ impl Scratch {
 
     /// Empty buffers, as a constant: the thread-local needs no lazy initialisation code.
     const NEW: Self = Self {
+        lines: Vec::new(),
         marks: Marks::NEW,
         matcher: Matcher::NEW,
         open_tags: [const { [Vec::new(), Vec::new()] }; Tag::COUNT],
@@ -100,8 +174,11 @@ impl Scratch {
     fn reset(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
             v.clear();
-            v.shrink_to(Scratch::KEEP);
+            if v.capacity() > Scratch::KEEP {
+                v.shrink_to(Scratch::KEEP);
+            }
         }
+        trim(&mut self.lines);
         self.marks.clear();
         self.marks.shrink_to(Scratch::KEEP);
         self.matcher.reset();
@@ -116,36 +193,38 @@ thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = const { core::cell::RefCell::new(Scratch::NEW) };
 }
 
-/// Runs the parser with this thread's scratch buffers (fresh ones if they are in use);
-/// diagnostics are collected only when `notes` is asked for.
-fn parse(input: &str, notes: bool) -> (Formatted, Vec<Note<()>>) {
-    if plain::is_plain(input.as_bytes()) {
-        let text = input.to_owned();
-        let f = Formatted {
-            text,
-            text_styles: Vec::new(),
-        };
-        return (f, Vec::new());
+/// Parses `src` into `out` with this thread's scratch buffers (fresh ones if they are in
+/// use); diagnostics are collected only when `notes` is asked for.
+fn parse(src: Src<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note<()>> {
+    if plain::is_plain(src) {
+        out.plain(src);
+        return Vec::new();
     }
-    let run = |scratch: &mut Scratch| {
-        let out = run(input, scratch, notes);
+    let mut found = Vec::new();
+    crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
+        found = run(src, scratch, notes, out);
         scratch.reset();
-        out
-    };
-    crate::builder::with_scratch(&SCRATCH, run)
+    });
+    found
 }
 
-fn run(input: &str, s: &mut Scratch, want_notes: bool) -> (Formatted, Vec<Note<()>>) {
+fn run(
+    src: Src<'_>,
+    s: &mut Scratch,
+    want_notes: bool,
+    out: &mut FormattedBuilder,
+) -> Vec<Note<()>> {
     // Marks hold 32-bit positions: a message past 4 GiB (far beyond any limit) stays text.
-    if u32::try_from(input.len()).is_err() {
-        let mut out = FormattedBuilder::with_capacity(input.len(), 0);
-        out.push_str(input, StyleSet::EMPTY);
-        return (out.finish(), Vec::new());
+    if u32::try_from(src.len()).is_err() {
+        out.push_src(src, 0, src.len(), StyleSet::EMPTY);
+        return Vec::new();
     }
-    let runs = analyze(input, s);
+    lines::read_lines(src, &mut s.lines);
+    let runs = analyze(src, s);
+    out.reserve_runs(runs.min(src.len()));
     let mut emit = Emit {
-        input,
-        out: FormattedBuilder::with_capacity(input.len(), runs.min(input.len())),
+        src,
+        out,
         s,
         next: 0,
         counts: [0; 4],
@@ -154,72 +233,75 @@ fn run(input: &str, s: &mut Scratch, want_notes: bool) -> (Formatted, Vec<Note<(
         notes: Vec::new(),
         want_notes,
     };
-    for line in Lines::new(input) {
+    for k in 0..emit.s.lines.len() {
+        let Some(&line) = emit.s.lines.get(k) else {
+            break;
+        };
         match line.kind {
             LineKind::Verbatim => {
-                let raw = input.get(line.start..line.end).unwrap_or("");
-                emit.out.push_str(raw, StyleSet::EMPTY);
+                emit.out
+                    .push_src(src, line.start, line.end, StyleSet::EMPTY);
             }
             LineKind::Blank => {
-                let raw = input.get(line.content.1..line.end).unwrap_or("");
-                emit.out.push_str(raw, emit.inline);
+                emit.out
+                    .push_src(src, line.content.1, line.end, emit.inline);
             }
             LineKind::Text => {
                 emit.codes = line.codes;
                 emit.content(line.content.0, line.content.1);
-                let raw = input.get(line.content.1..line.end).unwrap_or("");
-                emit.out.push_str(raw, emit.inline);
+                emit.out
+                    .push_src(src, line.content.1, line.end, emit.inline);
             }
         }
     }
-    (emit.out.finish(), emit.notes)
+    emit.notes
 }
 
 /// The analysis pass: matches every paragraph's delimiter runs and pairs every region's
 /// tags into the scratch marks; returns the number of runs the emission pass most likely
 /// writes (one per pair, per line with line codes and per verbatim line, one more), so the
 /// result is allocated once; nested pairs may need more, and the vector then grows.
-fn analyze(input: &str, s: &mut Scratch) -> usize {
-    let mut lines = Lines::new(input);
+fn analyze(src: Src<'_>, s: &mut Scratch) -> usize {
     let mut bound = 1usize;
     let mut ticks = core::mem::take(&mut s.ticks);
-    let mut a = Analyze { s, bound: 0 };
-    while let Some(line) = lines.peek() {
+    let lines = core::mem::take(&mut s.lines);
+    let mut a = Analyze { s };
+    let mut k = 0;
+    while let Some(line) = lines.get(k) {
         match line.kind {
             LineKind::Verbatim => {
-                lines.next();
+                k += 1;
                 bound += 1;
                 // F3: tags pair only within a region
                 a.s.open_tags.iter_mut().flatten().for_each(Vec::clear);
             }
-            LineKind::Blank => {
-                lines.next();
-            }
+            LineKind::Blank => k += 1,
             LineKind::Text => {
+                let n = lines
+                    .get(k..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|l| l.kind == LineKind::Text)
+                    .count();
+                let para = lines.get(k..k + n).unwrap_or_default();
+                bound += para.iter().filter(|l| !l.codes.is_empty()).count();
                 a.s.matcher.reset();
-                inline::paragraph(input, &mut lines, &mut Backticks::new(&mut ticks), &mut a);
+                inline::paragraph(src, para, &mut Backticks::new(&mut ticks), &mut a);
+                k += n;
             }
         }
     }
-    bound = bound.saturating_add(a.bound);
     s.ticks = ticks;
+    s.lines = lines;
     bound.saturating_add(s.marks.pairs())
 }
 
 /// The analysis pass's sink.
 struct Analyze<'s> {
     s: &'s mut Scratch,
-    /// Runs the emission may start at lines with line codes.
-    bound: usize,
 }
 
 impl Sink for Analyze<'_> {
-    fn line(&mut self, codes: StyleSet) {
-        if !codes.is_empty() {
-            self.bound = self.bound.saturating_add(1);
-        }
-    }
-
     fn escape(&mut self, at: usize) {
         self.s.marks.push_escape(at);
     }
@@ -254,9 +336,9 @@ impl Sink for Analyze<'_> {
 }
 
 /// The emission pass: the inline state (1.3) and the output.
-struct Emit<'a, 's> {
-    input: &'a str,
-    out: FormattedBuilder,
+struct Emit<'a, 's, 'o> {
+    src: Src<'a>,
+    out: &'o mut FormattedBuilder,
     s: &'s mut Scratch,
     /// Index of the next mark.
     next: usize,
@@ -269,7 +351,7 @@ struct Emit<'a, 's> {
     want_notes: bool,
 }
 
-impl<'a> Emit<'a, '_> {
+impl Emit<'_, '_, '_> {
     /// Writes the content `start..end` of a paragraph line: the text between its marks, and
     /// each mark's effect.
     fn content(&mut self, start: usize, end: usize) {
@@ -296,20 +378,15 @@ impl<'a> Emit<'a, '_> {
     fn text(&mut self, start: usize, end: usize) {
         if end > start {
             let set = self.inline.with(self.codes);
-            self.out.push_str(self.raw(start, end), set);
+            self.out.push_src(self.src, start, end, set);
         }
-    }
-
-    fn raw(&self, start: usize, end: usize) -> &'a str {
-        self.input.get(start..end).unwrap_or("")
     }
 
     /// A delimiter run at `at`: its closes, its literal middle, its opens
     /// (`[closing-used | literal | opening-used]`). Returns where the text resumes.
     fn delim(&mut self, at: usize, end: usize, e: emphasis::Events) -> usize {
-        let bytes = self.input.as_bytes();
-        let ch = bytes.get(at).copied().unwrap_or(b'*');
-        let len = inline::run_len(bytes, at, end, ch);
+        let ch = self.src.byte(at).unwrap_or(b'*');
+        let len = self.src.run_len(at, end, ch);
         let (two, one) = match ch {
             b'~' => (StyleCode::Strike, StyleCode::Strike),
             _ => (StyleCode::Bold, StyleCode::Italic),
@@ -343,7 +420,7 @@ impl<'a> Emit<'a, '_> {
     /// Tag mark `k` at `at`: text and a diagnostic when unpaired (L3), else it opens or
     /// closes its code. Returns where the text resumes.
     fn tag(&mut self, k: usize, at: usize, end: usize, partner: Option<u32>) -> usize {
-        let Some((len, tag, _, closing)) = inline::tag_at(self.input.as_bytes(), at, end) else {
+        let Some((len, tag, _, closing)) = inline::tag_at(self.src, at, end) else {
             return at;
         };
         let Some(partner) = partner else {

@@ -10,6 +10,8 @@
 //! (The backtick is on the list although a code span or fence alone copies its text as it
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
+use crate::source::{units, Src, Unit};
+
 /// Per byte: bit 0 when it may begin an inline construct anywhere, bit 1 when it may begin
 /// a line prefix at the start of a line.
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.
@@ -31,12 +33,17 @@ const CLASS: [u8; 256] = {
     t
 };
 
-/// Whether no byte of `input` can begin a markdown construct (see the module docs): then
+/// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics.
-pub(super) fn is_plain(input: &[u8]) -> bool {
+pub(super) fn is_plain(input: Src<'_>) -> bool {
+    units!(input, u => plain(u))
+}
+
+fn plain<U: Unit>(input: &[U]) -> bool {
     // both classes count at a line start, only the inline one elsewhere
     let mut mask = 3u8;
-    for &b in input {
+    for &c in input {
+        let b = c.byte();
         if CLASS.get(usize::from(b)).copied().unwrap_or(0) & mask != 0 {
             return false;
         }
@@ -48,6 +55,7 @@ pub(super) fn is_plain(input: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_plain;
+    use crate::source::Src;
 
     /// Every message the fast path takes gives the same result through both passes: its
     /// own text, no runs, no diagnostics. Random messages from bytes that are markup only
@@ -79,11 +87,15 @@ mod tests {
                     pieces[(r % pieces.len() as u64) as usize]
                 });
             }
-            if !is_plain(text.as_bytes()) {
+            if !is_plain(Src::Utf8(&text)) {
                 continue;
             }
             taken += 1;
-            let (f, notes) = super::super::run(&text, &mut super::super::Scratch::default(), true);
+            let mut out = crate::builder::FormattedBuilder::with_capacity(0, 0);
+            let src = Src::Utf8(&text);
+            let notes =
+                super::super::run(src, &mut super::super::Scratch::default(), true, &mut out);
+            let f = out.finish();
             assert_eq!(f.text, text, "{text:?}");
             assert!(f.text_styles.is_empty(), "{text:?}: {:?}", f.text_styles);
             assert!(notes.is_empty(), "{text:?}");
@@ -101,13 +113,17 @@ mod tests {
             "x - y + 1 # 2 > 0",
             "é😀\n中",
         ] {
-            assert!(is_plain(plain.as_bytes()), "{plain:?}");
+            assert!(is_plain(Src::Utf8(plain)), "{plain:?}");
+            let units: Vec<u16> = plain.encode_utf16().collect();
+            assert!(is_plain(Src::Utf16(&units)), "{plain:?}");
         }
         for markup in [
             "a*b", "a_b", "a~b", "a`b", "a\\b", "a{b", "a<b", " a", "a\n b", "> q", "a\n>q", "# h",
             "#tag", "- x", "+ x", "1. x", "a\n2024", "\n  \n",
         ] {
-            assert!(!is_plain(markup.as_bytes()), "{markup:?}");
+            assert!(!is_plain(Src::Utf8(markup)), "{markup:?}");
+            let units: Vec<u16> = markup.encode_utf16().collect();
+            assert!(!is_plain(Src::Utf16(&units)), "{markup:?}");
         }
     }
 }

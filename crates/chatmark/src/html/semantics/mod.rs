@@ -200,11 +200,11 @@ struct Out {
 
 impl Out {
     fn is_empty(&self) -> bool {
-        self.cr.is_none() && self.b.text().is_empty()
+        self.cr.is_none() && self.b.is_empty()
     }
 
     fn ends_with_newline(&self) -> bool {
-        self.cr.is_none() && self.b.text().ends_with('\n')
+        self.cr.is_none() && self.b.ends_with_newline()
     }
 
     /// Emits the held-back `\r`, as a line break when `before_lf`.
@@ -450,7 +450,8 @@ impl<'a, 's> Semantics<'a, 's> {
             }
         }
         let diags = std::mem::take(&mut self.diags);
-        let diagnostics = to_diagnostics(self.input, diags, |n, _| n.detail);
+        let diagnostics =
+            to_diagnostics(crate::source::Src::Utf8(self.input), diags, |n, _| n.detail);
         (self.out.b.finish(), diagnostics)
     }
 

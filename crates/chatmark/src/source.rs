@@ -1,0 +1,278 @@
+//! The message as markdown mode reads it: UTF-8 (a `&str`, the Rust API) or UTF-16 code
+//! units (hosts whose strings are UTF-16: the npm package), so that a JavaScript string
+//! reaches the parser with neither transcoding nor UTF-8 validation (spec 1: offsets count
+//! UTF-16 units, which a UTF-16 source has for free). Positions are indexes of code units
+//! of the one or the other. Markup is ASCII (2.1–2.3), so the parser looks at units as
+//! bytes ([`Unit::byte`]) and decodes whole characters only beside delimiter runs (I4's
+//! flanking) and for diagnostics (L3). The per-unit scans are generic over the unit; the
+//! parser around them is one copy that picks a scan once per call to it.
+
+use std::borrow::Cow;
+
+/// A code unit of a source: a UTF-8 byte or a UTF-16 unit.
+pub(crate) trait Unit: Copy {
+    /// The unit as a byte: itself below 0x100, else 0xFF. ASCII stays ASCII and nothing
+    /// else becomes ASCII, which is all the parser asks of a unit it does not decode.
+    fn byte(self) -> u8;
+
+    /// The first unit of `s` that is the ASCII byte `b`.
+    #[inline]
+    fn position_of(s: &[Self], b: u8) -> Option<usize> {
+        s.iter().position(|&c| c.byte() == b)
+    }
+}
+
+impl Unit for u8 {
+    #[inline(always)]
+    fn byte(self) -> u8 {
+        self
+    }
+
+    /// memchr's vectorised search natively; core's (already in the wasm) in the npm
+    /// package, where memchr's code would cost more bytes than it saves time.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline]
+    fn position_of(s: &[u8], b: u8) -> Option<usize> {
+        memchr::memchr(b, s)
+    }
+}
+
+impl Unit for u16 {
+    #[inline(always)]
+    fn byte(self) -> u8 {
+        self.min(0xff) as u8
+    }
+}
+
+/// A message in one of the two encodings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Src<'a> {
+    /// UTF-8 text; positions are byte offsets (on character boundaries where text starts or
+    /// ends).
+    Utf8(&'a str),
+    /// UTF-16 code units, well formed (the public entry points replace lone surrogates
+    /// first, L2); positions are unit offsets.
+    Utf16(&'a [u16]),
+}
+
+/// Runs `$e` with `$u` bound to the source's units as a slice (`&[u8]` or `&[u16]`).
+macro_rules! units {
+    ($src:expr, $u:ident => $e:expr) => {
+        match $src {
+            Src::Utf8(s) => {
+                let $u = s.as_bytes();
+                $e
+            }
+            Src::Utf16($u) => $e,
+        }
+    };
+}
+pub(crate) use units;
+
+impl<'a> Src<'a> {
+    /// Length in code units.
+    pub(crate) fn len(self) -> usize {
+        units!(self, u => u.len())
+    }
+
+    /// The unit at `i` as a byte ([`Unit::byte`]), `None` past the end.
+    #[inline]
+    pub(crate) fn byte(self, i: usize) -> Option<u8> {
+        units!(self, u => u.get(i).map(|c| c.byte()))
+    }
+
+    /// The first position in `from..end` whose unit is in `table` (indexed by
+    /// [`Unit::byte`]), or `end`.
+    pub(crate) fn find_in(self, from: usize, end: usize, table: &[bool; 256]) -> usize {
+        units!(self, u => find_in(u, from, end, table))
+    }
+
+    /// The first position in `from..end` holding the ASCII byte `b`.
+    pub(crate) fn find(self, from: usize, end: usize, b: u8) -> Option<usize> {
+        units!(self, u => find(u, from, end, b))
+    }
+
+    /// How many units from `from` (before `end`) are the ASCII byte `b`.
+    pub(crate) fn run_len(self, from: usize, end: usize, b: u8) -> usize {
+        units!(self, u => run_len(u, from, end, b))
+    }
+
+    /// The character that ends at `pos`, if it starts at or after `floor`. A lone
+    /// surrogate (never in a checked source) reads as U+FFFD.
+    pub(crate) fn char_before(self, pos: usize, floor: usize) -> Option<char> {
+        if pos <= floor {
+            return None;
+        }
+        match self {
+            Src::Utf8(s) => s.get(floor..pos).and_then(|t| t.chars().next_back()),
+            Src::Utf16(u) => {
+                let last = *u.get(pos - 1)?;
+                let first = (pos >= floor + 2)
+                    .then(|| u.get(pos - 2).copied())
+                    .flatten();
+                Some(match first {
+                    Some(hi) if is_high(hi) && is_low(last) => pair(hi, last),
+                    _ => single(last),
+                })
+            }
+        }
+    }
+
+    /// The character that starts at `pos`, if it ends at or before `ceil`.
+    pub(crate) fn char_after(self, pos: usize, ceil: usize) -> Option<char> {
+        if pos >= ceil {
+            return None;
+        }
+        match self {
+            Src::Utf8(s) => s.get(pos..ceil).and_then(|t| t.chars().next()),
+            Src::Utf16(u) => {
+                let first = *u.get(pos)?;
+                let next = (pos + 1 < ceil).then(|| u.get(pos + 1).copied()).flatten();
+                Some(match next {
+                    Some(lo) if is_high(first) && is_low(lo) => pair(first, lo),
+                    _ => single(first),
+                })
+            }
+        }
+    }
+
+    /// The text of `from..to` (for diagnostic messages).
+    pub(crate) fn text(self, from: usize, to: usize) -> Cow<'a, str> {
+        match self {
+            Src::Utf8(s) => Cow::Borrowed(s.get(from..to).unwrap_or("")),
+            Src::Utf16(u) => Cow::Owned(String::from_utf16_lossy(u.get(from..to).unwrap_or(&[]))),
+        }
+    }
+}
+
+const fn is_high(u: u16) -> bool {
+    u & 0xfc00 == 0xd800
+}
+
+const fn is_low(u: u16) -> bool {
+    u & 0xfc00 == 0xdc00
+}
+
+fn pair(hi: u16, lo: u16) -> char {
+    let c = 0x1_0000 + ((u32::from(hi) & 0x3ff) << 10) + (u32::from(lo) & 0x3ff);
+    char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+fn single(u: u16) -> char {
+    char::from_u32(u32::from(u)).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// `input` with every lone surrogate replaced by U+FFFD, one unit for one (L2): borrowed
+/// when there is none, which one pass over the units tells.
+pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
+    let lone = |k: usize| {
+        let u = input.get(k).copied().unwrap_or(0);
+        if is_high(u) {
+            !input.get(k + 1).is_some_and(|&n| is_low(n))
+        } else if is_low(u) {
+            !(k > 0 && input.get(k - 1).is_some_and(|&p| is_high(p)))
+        } else {
+            false
+        }
+    };
+    let Some(first) = input
+        .iter()
+        .position(|&u| u & 0xf800 == 0xd800)
+        .filter(|&k| (k..input.len()).any(lone))
+    else {
+        return Cow::Borrowed(input);
+    };
+    let mut out = input.to_vec();
+    for k in first..input.len() {
+        if lone(k) {
+            if let Some(u) = out.get_mut(k) {
+                *u = 0xfffd;
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The first `k` in `from..end` with `table[units[k].byte()]`, or `end`.
+#[inline]
+fn find_in<U: Unit>(units: &[U], from: usize, end: usize, table: &[bool; 256]) -> usize {
+    units
+        .get(from..end)
+        .and_then(|s| {
+            s.iter()
+                .position(|&c| table.get(usize::from(c.byte())).copied().unwrap_or(false))
+        })
+        .map_or(end, |k| from + k)
+}
+
+#[inline]
+pub(crate) fn find<U: Unit>(units: &[U], from: usize, end: usize, b: u8) -> Option<usize> {
+    units
+        .get(from..end)
+        .and_then(|s| U::position_of(s, b))
+        .map(|k| from + k)
+}
+
+#[inline]
+pub(crate) fn run_len<U: Unit>(units: &[U], from: usize, end: usize, b: u8) -> usize {
+    units
+        .get(from..end)
+        .map_or(0, |s| s.iter().take_while(|&&c| c.byte() == b).count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn characters_around_a_position_agree_between_encodings() {
+        let s = "a😀é*b";
+        let u = utf16(s);
+        let (a8, a16) = (Src::Utf8(s), Src::Utf16(&u));
+        // before the `*`: byte 7, unit 4
+        assert_eq!(a8.char_before(7, 0), Some('é'));
+        assert_eq!(a16.char_before(4, 0), Some('é'));
+        assert_eq!(a16.char_before(3, 0), Some('😀'));
+        assert_eq!(
+            a16.char_before(3, 2),
+            Some('\u{fffd}'),
+            "half a pair past the floor"
+        );
+        assert_eq!(a16.char_after(1, 6), Some('😀'));
+        assert_eq!(
+            a16.char_after(1, 2),
+            Some('\u{fffd}'),
+            "half a pair before the ceiling"
+        );
+        assert_eq!(a8.char_after(8, 9), Some('b'));
+        assert_eq!(a16.char_before(0, 0), None);
+        assert_eq!(a16.char_after(6, 6), None);
+    }
+
+    #[test]
+    fn lone_surrogates_become_replacement_characters_l2() {
+        let ok = utf16("a😀b");
+        assert!(matches!(well_formed(&ok), Cow::Borrowed(_)));
+        let bad = [0x61, 0xd800, 0x62, 0xdc00, 0xd83d, 0xde00, 0xdbff];
+        assert_eq!(
+            well_formed(&bad).as_ref(),
+            [0x61, 0xfffd, 0x62, 0xfffd, 0xd83d, 0xde00, 0xfffd]
+        );
+    }
+
+    #[test]
+    fn scans_read_units_as_bytes() {
+        let u = utf16("é{x}\u{17b}");
+        let s = Src::Utf16(&u);
+        assert_eq!(s.byte(0), Some(0xe9));
+        assert_eq!(s.byte(4), Some(0xff));
+        assert_eq!(s.find(0, 5, b'}'), Some(3));
+        // U+017B's low byte is `{`: a UTF-16 unit is never taken for the ASCII it ends with
+        assert_eq!(s.find(2, 5, b'{'), None);
+        assert_eq!(Src::Utf8("**x").run_len(0, 3, b'*'), 2);
+    }
+}
