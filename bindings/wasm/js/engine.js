@@ -1,11 +1,13 @@
 // The JS half of the wasm boundary, shared by every entry (bindings/wasm/src/lib.rs is the
 // other half). No JSON crosses it and wasm-bindgen marshals no string: inputs are written
-// straight into buffers in wasm memory (text with TextEncoder.encodeInto, client-run fields
-// as f64), every export takes and returns numbers, and results are read through typed-array
-// views over wasm memory: runs as (start, len, code mask) u32 triples turned into plain
-// objects with a cached table of code arrays, strings as UTF-16 units. Lone surrogates read
-// as U+FFFD, one unit each (L2): encodeInto replaces them, and so does `toWellFormed` when the
-// engine answers "the text is the input". What needs JSON (resolveJsonl) parses it here.
+// straight into buffers in wasm memory (markdown text as the UTF-16 units of the JS string,
+// which the engine parses as they are; other text with TextEncoder.encodeInto; client-run
+// fields as f64), every export takes and returns numbers, and results are read through
+// typed-array views over wasm memory: runs as (start, len, code mask) u32 triples turned into
+// plain objects with a cached table of code arrays, strings as UTF-16 units. Lone surrogates
+// read as U+FFFD, one unit each (L2): the engine replaces them in UTF-16 input, encodeInto
+// does in UTF-8 input, and `toWellFormed` does when the engine answers "the text is the
+// input" to UTF-8 input. What needs JSON (resolveJsonl) parses it here.
 
 /** The package (and engine) version. */
 export const version = '0.1.0';
@@ -209,6 +211,8 @@ export function createApi({ html, entry }) {
   let inCap = 0;
   let numAt = 0; // f64 index of the input numbers
   let numCap = 0;
+  let unitAt = 0; // u16 index of the input units
+  let unitCap = 0;
   let inView = null; // the input bytes
   let NodeBuffer = null; // Node's Buffer, when the entry passes it: a faster UTF-16 decoder
   let nodeView = null; // a Buffer over wasm memory
@@ -223,6 +227,8 @@ export function createApi({ html, entry }) {
     inCap = u32[head + 1];
     numAt = u32[head + 2] >>> 3;
     numCap = u32[head + 3];
+    unitAt = u32[head + 8] >>> 1;
+    unitCap = u32[head + 9];
     inView = u8.subarray(inPtr, inPtr + inCap);
     nodeView = NodeBuffer ? NodeBuffer.from(mem) : null;
   }
@@ -232,9 +238,10 @@ export function createApi({ html, entry }) {
     if (u32.length === 0) views();
   }
 
-  function reserve(bytes, nums) {
-    if (bytes > inCap || nums > numCap) {
-      ex.reserve(Math.max(bytes, inCap * 2, 256), Math.max(nums, numCap * 2, 64));
+  function reserve(bytes, nums, units = 0) {
+    if (bytes > inCap || nums > numCap || units > unitCap) {
+      const grow = (want, cap, least) => (want > cap ? Math.max(want, cap * 2, least) : cap);
+      ex.reserve(grow(bytes, inCap, 256), grow(nums, numCap, 64), grow(units, unitCap, 256));
       views();
     }
   }
@@ -330,12 +337,13 @@ export function createApi({ html, entry }) {
     return diags;
   }
 
-  /** The formatted result of the last call; `input` is the text it read. */
-  function formatted(input, diagnostics) {
+  /** The formatted result of the last call; `input` is the text it read, `checked` whether
+   *  the engine answers "unchanged" only when the input is well formed (UTF-16 input). */
+  function formatted(input, diagnostics, checked = false) {
     fresh();
     let o = u32[head + 4] >>> 2;
     const textLen = u32[o++];
-    const text = textLen === SAME_TEXT ? wellFormed(input) : str(0, textLen);
+    const text = textLen !== SAME_TEXT ? str(0, textLen) : checked ? input : wellFormed(input);
     const n = u32[o++];
     const runs = new Array(n);
     o = readRunsOut(o, runs, n);
@@ -363,6 +371,23 @@ export function createApi({ html, entry }) {
     return put(text, 0);
   }
 
+  /** Writes `text` as its UTF-16 units (lone surrogates too) into the input units. */
+  function putUnits(text) {
+    const n = text.length;
+    reserve(0, 0, n);
+    // Node: Buffer's UTF-16 writer copies the string's units in one call; elsewhere a loop
+    // over charCodeAt, which beats TextEncoder.encodeInto on short strings
+    if (nodeView !== null) nodeView.write(text, 2 * unitAt, 2 * n, 'utf16le');
+    else for (let k = 0; k < n; k++) u16[unitAt + k] = text.charCodeAt(k);
+    return n;
+  }
+
+  /** Parses `text` in markdown mode through the UTF-16 entry. */
+  function markdown(text, diagnostics) {
+    ex.parse_markdown(putUnits(text), diagnostics);
+    return formatted(text, diagnostics, true);
+  }
+
   function parse(text, mode, options) {
     ready();
     checkText(text);
@@ -381,6 +406,7 @@ export function createApi({ html, entry }) {
     const code = MODES[lower];
     if (code === 2 && !html) throw unsupported();
     const diagnostics = wantsDiagnostics(options);
+    if (code === 1) return markdown(text, diagnostics);
     ex.parse(putText(text, 0), code, diagnostics);
     return formatted(text, diagnostics);
   }
@@ -388,9 +414,7 @@ export function createApi({ html, entry }) {
   function parseMarkdown(text, options) {
     ready();
     checkText(text);
-    const diagnostics = wantsDiagnostics(options);
-    ex.parse(putText(text, 0), 1, diagnostics);
-    return formatted(text, diagnostics);
+    return markdown(text, wantsDiagnostics(options));
   }
 
   function parseHtml(text, options) {
@@ -547,7 +571,7 @@ export function createApi({ html, entry }) {
     ex = exports;
     NodeBuffer = (host && host.Buffer) || null;
     head = ex.head() >>> 2;
-    ex.reserve(256, 64);
+    ex.reserve(256, 64, 256);
     views();
   }
 

@@ -2,12 +2,14 @@
 //!
 //! Nothing crosses the boundary as JSON, and no string is marshalled by wasm-bindgen: every
 //! export takes and returns numbers. Inputs are written by the JS wrapper (`js/engine.js`)
-//! straight into two buffers owned here, bytes (UTF-8 text, `TextEncoder.encodeInto`) and
-//! numbers (`f64`: the fields of client runs); results are left in two output buffers, `u32`
-//! words (runs as `(start, len, code mask)` triples, string slices as `(offset, len)`) and
-//! UTF-16 units (the text and messages), which the wrapper reads through typed-array views
-//! over wasm memory and turns into plain objects. [`head`] is the address of eight words
-//! saying where those buffers are now (they move when they grow).
+//! straight into three buffers owned here: UTF-16 units (markdown text, copied from the JS
+//! string as it is, read by the engine's UTF-16 parser with no transcoding and no UTF-8
+//! validation), bytes (other UTF-8 text, `TextEncoder.encodeInto`) and numbers (`f64`: the
+//! fields of client runs). Results are left in two output buffers, `u32` words (runs as
+//! `(start, len, code mask)` triples, string slices as `(offset, len)`) and UTF-16 units
+//! (the text and messages), which the wrapper reads through typed-array views over wasm
+//! memory and turns into plain objects. [`head`] is the address of ten words saying where
+//! those buffers are now (they move when they grow).
 //!
 //! What needs JSON (`resolveJsonl`, the `chatmark-jsonl` bin) parses it in JS and calls the
 //! same typed exports, so neither serde nor serde_json is in the wasm.
@@ -32,8 +34,8 @@ use core::cell::RefCell;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use chatmark::{
-    ChatId, Diagnostic, Field, Formatted, Limits, ParseMode, RawTextStyle, ResolveError,
-    SendMessage, StyleCode, TextStyle,
+    ChatId, Diagnostic, Field, Formatted, FormattedUtf16, Limits, ParseMode, RawTextStyle,
+    ResolveError, SendMessage, StyleCode, TextStyle,
 };
 use wasm_bindgen::prelude::*;
 
@@ -51,15 +53,19 @@ pub const ERROR: u32 = 1;
 pub const UNSUPPORTED: u32 = 2;
 
 /// Where the buffers are: input bytes (address, capacity), input numbers (address,
-/// capacity in `f64`s), output words (address, count), output UTF-16 units (address, count).
-static HEAD: [AtomicU32; 8] = [const { AtomicU32::new(0) }; 8];
+/// capacity in `f64`s), output words (address, count), output UTF-16 units (address, count),
+/// input UTF-16 units (address, capacity).
+static HEAD: [AtomicU32; 10] = [const { AtomicU32::new(0) }; 10];
 
 /// The buffers of the boundary, reused from call to call.
 struct Io {
     bytes: Vec<u8>,
     nums: Vec<f64>,
+    units: Vec<u16>,
     out: Vec<u32>,
     out16: Vec<u16>,
+    /// The runs of the last markdown parse, kept for their capacity.
+    runs: Vec<TextStyle>,
 }
 
 thread_local! {
@@ -68,8 +74,10 @@ thread_local! {
         RefCell::new(Io {
             bytes: Vec::new(),
             nums: Vec::new(),
+            units: Vec::new(),
             out: Vec::new(),
             out16: Vec::new(),
+            runs: Vec::new(),
         })
     };
 }
@@ -103,65 +111,43 @@ fn with_io(f: impl FnOnce(&mut Io) -> u32) -> u32 {
     .unwrap_or(ERROR)
 }
 
-/// The address of the eight head words (see the crate docs).
+/// The address of the ten head words (see the crate docs).
 #[wasm_bindgen]
 pub fn head() -> u32 {
     word(HEAD.as_ptr() as usize)
 }
 
-/// Makes room for `bytes` input bytes and `nums` input numbers, and publishes the buffers'
-/// addresses in the head. JS writes into them before the next call.
+/// Makes room for `bytes` input bytes, `nums` input numbers and `units` input UTF-16 units,
+/// and publishes the buffers' addresses in the head. JS writes into them before the next
+/// call.
 #[wasm_bindgen]
-pub fn reserve(bytes: u32, nums: u32) {
+pub fn reserve(bytes: u32, nums: u32, units: u32) {
     let _ = IO.try_with(|io| {
         if let Ok(mut io) = io.try_borrow_mut() {
-            let (b, n) = (bytes as usize, nums as usize);
+            let (b, n, u) = (bytes as usize, nums as usize, units as usize);
             if io.bytes.len() < b {
                 io.bytes.resize(b, 0);
             }
             if io.nums.len() < n {
                 io.nums.resize(n, 0.0);
             }
+            if io.units.len() < u {
+                io.units.resize(u, 0);
+            }
             set_head(0, word(io.bytes.as_ptr() as usize));
             set_head(1, word(io.bytes.len()));
             set_head(2, word(io.nums.as_ptr() as usize));
             set_head(3, word(io.nums.len()));
+            set_head(8, word(io.units.as_ptr() as usize));
+            set_head(9, word(io.units.len()));
         }
     });
-}
-
-/// Appends `s` as UTF-16 to `out16`.
-///
-/// One pass over the bytes after one reservation: `extend(s.encode_utf16())` pushes unit by
-/// unit through two iterator calls each, which the size-tuned build leaves out of line
-/// (about a quarter of a markdown call's time in Node, issue 14).
-fn put_utf16(out16: &mut Vec<u16>, s: &str) {
-    out16.reserve(s.len()); // never more units than bytes
-    let mut bytes = s.as_bytes().iter();
-    let more = |b: Option<&u8>| u32::from(b.copied().unwrap_or(0x80) & 0x3f);
-    while let Some(&b) = bytes.next() {
-        let c = match b {
-            0..0x80 => u32::from(b),
-            0x80..0xe0 => (u32::from(b & 0x1f) << 6) | more(bytes.next()),
-            0xe0..0xf0 => {
-                let hi = (u32::from(b & 0x0f) << 12) | (more(bytes.next()) << 6);
-                hi | more(bytes.next())
-            }
-            _ => {
-                let hi = (u32::from(b & 0x07) << 18) | (more(bytes.next()) << 12);
-                let c = (hi | (more(bytes.next()) << 6) | more(bytes.next())) - 0x1_0000;
-                out16.push(0xd800 | (c >> 10) as u16);
-                0xdc00 | (c & 0x3ff)
-            }
-        };
-        out16.push(c as u16);
-    }
 }
 
 /// Appends a string to the UTF-16 output and its `(offset, len)` to the words.
 fn put_str(out: &mut Vec<u32>, out16: &mut Vec<u16>, s: &str) {
     let from = out16.len();
-    put_utf16(out16, s);
+    chatmark::push_utf16(out16, s);
     out.push(word(from));
     out.push(word(out16.len() - from));
 }
@@ -191,7 +177,7 @@ fn put_formatted(io: &mut Io, input: &str, f: &Formatted, diags: Option<&[Diagno
     if f.text == input {
         out.push(u32::MAX);
     } else {
-        put_utf16(out16, &f.text);
+        chatmark::push_utf16(out16, &f.text);
         out.push(word(out16.len()));
     }
     put_runs(out, &f.text_styles);
@@ -214,6 +200,46 @@ fn input_str(bytes: &[u8], from: usize, len: usize) -> &str {
         .get(from..from.saturating_add(len))
         .and_then(|b| core::str::from_utf8(b).ok())
         .unwrap_or("")
+}
+
+/// Parses the first `len` input units in markdown mode (spec section 2) with the engine's
+/// UTF-16 parser, which writes the text straight into the output units: the words are as
+/// [`parse`] leaves them, "unchanged" meaning the input exactly (it had no lone surrogate
+/// to replace, L2). Always [`OK`].
+#[wasm_bindgen]
+pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
+    with_io(|io| {
+        let units = core::mem::take(&mut io.units);
+        let input = units.get(..len as usize).unwrap_or_default();
+        let diags = if diagnostics {
+            let (f, d) = chatmark::parse_markdown_utf16_with_diagnostics(input);
+            io.out16.extend_from_slice(&f.text);
+            io.runs = f.text_styles;
+            Some(d)
+        } else {
+            let mut f = FormattedUtf16 {
+                text: core::mem::take(&mut io.out16),
+                text_styles: core::mem::take(&mut io.runs),
+            };
+            chatmark::parse_markdown_utf16_into(input, &mut f);
+            io.out16 = f.text;
+            io.runs = f.text_styles;
+            None
+        };
+        let Io {
+            out, out16, runs, ..
+        } = io;
+        if out16.as_slice() == input {
+            out.push(u32::MAX);
+            out16.clear();
+        } else {
+            out.push(word(out16.len()));
+        }
+        put_runs(out, runs);
+        put_diagnostics(out, out16, diags.as_deref());
+        io.units = units;
+        OK
+    })
 }
 
 /// Parses the first `len` input bytes in `mode` (0 plain, 1 markdown, 2 html), the
@@ -505,6 +531,41 @@ mod tests {
         assert_eq!(output().0, [u32::MAX, 0]);
     }
 
+    /// Puts `text` in the input units, as the JS wrapper does for markdown.
+    fn input16(text: &[u16]) -> u32 {
+        IO.with(|io| io.borrow_mut().units = text.to_vec());
+        word(text.len())
+    }
+
+    #[test]
+    fn markdown_reads_and_writes_utf16_units() {
+        let units: Vec<u16> = "**a** 😀".encode_utf16().collect();
+        let n = input16(&units);
+        assert_eq!(parse_markdown(n, false), OK);
+        let (out, out16) = output();
+        // text "a 😀" (4 units), one run (0, 1, bold)
+        assert_eq!(out, [4, 1, 0, 1, 1]);
+        assert_eq!(s(&out16, 0, 4), "a 😀");
+        // unchanged text is not copied
+        let n = input16(&units[6..]);
+        assert_eq!(parse_markdown(n, false), OK);
+        assert_eq!(output().0, [u32::MAX, 0]);
+        // a lone surrogate is replaced (L2), so the text is no longer the input
+        let n = input16(&[0x61, 0xd800]);
+        assert_eq!(parse_markdown(n, false), OK);
+        let (out, out16) = output();
+        assert_eq!(out, [2, 0]);
+        assert_eq!(out16, [0x61, 0xfffd]);
+        // diagnostics follow the text in the units
+        let units: Vec<u16> = "é {red}x".encode_utf16().collect();
+        let n = input16(&units);
+        assert_eq!(parse_markdown(n, true), OK);
+        let (out, out16) = output();
+        assert_eq!(&out[..3], [u32::MAX, 0, 1]);
+        assert_eq!(s(&out16, out[3], out[4]), "unclosed_tag");
+        assert_eq!(&out[5..7], [2, 5]);
+    }
+
     #[test]
     fn diagnostics_are_strings_and_positions() {
         let n = input("ab {red}x", &[]);
@@ -623,23 +684,6 @@ mod tests {
         assert_eq!(&out[2..6], [0, 1, 1, 1]);
         assert_eq!(s(&out16, out[6], out[7]), "code");
         assert_eq!(s(&out16, out[8], out[9]), "f_13");
-    }
-
-    #[test]
-    fn utf16_of_every_width_as_std_encodes_it() {
-        for s in [
-            "",
-            "ascii",
-            "é ß Ж",
-            "中文 ‰",
-            "😀a👍🏽",
-            "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
-        ] {
-            let mut out = vec![7];
-            put_utf16(&mut out, s);
-            let want: Vec<u16> = [7].into_iter().chain(s.encode_utf16()).collect();
-            assert_eq!(out, want, "{s:?}");
-        }
     }
 
     #[test]
