@@ -244,7 +244,8 @@ pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
 
 /// Parses the first `len` input bytes in `mode` (0 plain, 1 markdown, 2 html), the
 /// diagnostics too when asked. Always [`OK`], or [`UNSUPPORTED`] for HTML without the
-/// feature `html`.
+/// feature `html`. HTML without diagnostics writes its text straight into the output
+/// units (the engine's UTF-16 builder), never "unchanged".
 #[wasm_bindgen]
 pub fn parse(len: u32, mode: u32, diagnostics: bool) -> u32 {
     let mode = match mode {
@@ -256,6 +257,19 @@ pub fn parse(len: u32, mode: u32, diagnostics: bool) -> u32 {
     with_io(|io| {
         let bytes = core::mem::take(&mut io.bytes);
         let text = input_str(&bytes, 0, len as usize);
+        #[cfg(feature = "html")]
+        if mode == ParseMode::Html && !diagnostics {
+            let mut f = FormattedUtf16 {
+                text: core::mem::take(&mut io.out16),
+                text_styles: core::mem::take(&mut io.runs),
+            };
+            chatmark::html::parse_html_utf16_into(text, &mut f);
+            io.out.push(word(f.text.len()));
+            put_runs(&mut io.out, &f.text_styles);
+            (io.out16, io.runs) = (f.text, f.text_styles);
+            io.bytes = bytes;
+            return OK;
+        }
         if diagnostics {
             let (f, d) = chatmark::parse_with_diagnostics(text, mode);
             put_formatted(io, text, &f, Some(&d));

@@ -171,7 +171,10 @@ impl FormattedBuilder {
         match (src, &mut self.text) {
             (Src::Utf8(s), TextBuf::Utf8(t)) => t.push_str(s),
             (Src::Utf16(u), TextBuf::Utf16(t)) => t.extend_from_slice(u),
-            _ => self.push_src(src, 0, src.len(), StyleSet::EMPTY),
+            (Src::Utf8(s), TextBuf::Utf16(t)) => {
+                push_utf16(t, s);
+            }
+            (Src::Utf16(_), TextBuf::Utf8(_)) => self.push_src(src, 0, src.len(), StyleSet::EMPTY),
         }
     }
 
@@ -209,6 +212,13 @@ impl FormattedBuilder {
             }
         }
         self.runs.advance(c.len_utf16(), set);
+    }
+
+    // used by HTML mode only
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
+    /// Whether the text is written as UTF-16 (which counts its units as it goes).
+    pub(crate) fn writes_utf16(&self) -> bool {
+        matches!(self.text, TextBuf::Utf16(_))
     }
 
     // used by HTML mode only

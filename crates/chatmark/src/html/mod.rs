@@ -9,7 +9,9 @@ mod semantics;
 pub mod token;
 pub mod tokenizer;
 
-use crate::{Diagnostic, Formatted};
+use crate::builder::FormattedBuilder;
+use crate::source::Src;
+use crate::{Diagnostic, Formatted, FormattedUtf16};
 
 /// Which tokenizer produces the token stream of HTML mode (H1).
 ///
@@ -94,27 +96,58 @@ thread_local! {
 /// Runs a tokenizer into the semantics with this thread's scratch buffers (fresh ones if they
 /// are in use); diagnostics are collected only when `notes` is asked for.
 fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnostic>) {
+    let out = FormattedBuilder::with_capacity(input.len(), 0);
+    let (out, diagnostics) = parse_into(input, backend, notes, out);
+    (out.finish(), diagnostics)
+}
+
+/// Parses `input` into `out` (whose text is UTF-8 or UTF-16) with this thread's scratch
+/// buffers (fresh ones if they are in use).
+fn parse_into(
+    input: &str,
+    backend: Backend,
+    notes: bool,
+    mut out: FormattedBuilder,
+) -> (FormattedBuilder, Vec<Diagnostic>) {
     if is_text_only(input.as_bytes()) {
-        let text = input.to_owned();
-        let f = Formatted {
-            text,
-            text_styles: Vec::new(),
-        };
-        return (f, Vec::new());
+        out.plain(Src::Utf8(input));
+        return (out, Vec::new());
     }
-    let mut out = (Formatted::default(), Vec::new());
+    let mut slot = Some(out);
+    let mut result = None;
     crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
-        let mut sink = semantics::Semantics::new(input, &mut scratch.semantics, notes);
+        let Some(out) = slot.take() else { return };
+        let mut sink = semantics::Semantics::new(input, &mut scratch.semantics, notes, out);
         match backend {
             Backend::Own => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
             #[cfg(feature = "html5ever")]
             Backend::Html5ever => html5ever_backend::tokenize(input, &mut sink),
         }
-        out = sink.finish();
+        result = Some(sink.finish());
         scratch.semantics.reset();
         scratch.tokenizer.reset();
     });
-    out
+    result.unwrap_or_else(|| (FormattedBuilder::with_capacity(0, 0), Vec::new()))
+}
+
+/// Parses UTF-8 `input` as HTML mode (spec section 3) with the default tokenizer into `out`,
+/// the text written as UTF-16: for hosts whose strings are UTF-16 (the npm package), which
+/// then never transcode the result. Replaces what `out` held but reuses its buffers.
+///
+/// # Examples
+///
+/// ```
+/// let mut out = chatmark::FormattedUtf16::default();
+/// chatmark::html::parse_html_utf16_into("<b>é</b> 😀", &mut out);
+/// assert_eq!(out.text, "é 😀".encode_utf16().collect::<Vec<u16>>());
+/// assert_eq!(out.to_formatted(), chatmark::parse_html("<b>é</b> 😀"));
+/// ```
+pub fn parse_html_utf16_into(input: &str, out: &mut FormattedUtf16) {
+    let text = core::mem::take(&mut out.text);
+    let runs = core::mem::take(&mut out.text_styles);
+    let b = FormattedBuilder::utf16(text, runs, input.len(), 0);
+    let (b, _) = parse_into(input, Backend::default(), false, b);
+    (out.text, out.text_styles) = b.finish_utf16();
 }
 
 #[cfg(test)]
@@ -163,9 +196,11 @@ mod tests {
             }
             taken += 1;
             let mut scratch = Scratch::default();
-            let mut sink = semantics::Semantics::new(&text, &mut scratch.semantics, true);
+            let out = FormattedBuilder::with_capacity(0, 0);
+            let mut sink = semantics::Semantics::new(&text, &mut scratch.semantics, true, out);
             tokenizer::tokenize_lean(&text, &mut sink, &mut scratch.tokenizer);
             let (f, diags) = sink.finish();
+            let f = f.finish();
             assert_eq!(f.text, text, "{text:?}");
             assert!(f.text_styles.is_empty(), "{text:?}: {:?}", f.text_styles);
             assert!(diags.is_empty(), "{text:?}");

@@ -357,6 +357,13 @@ fn name_byte(b: u8) -> bool {
     NAME_BYTE.get(usize::from(b)).copied().unwrap_or(false)
 }
 
+/// Eight bytes as an array for `u64::from_le_bytes`: a plain load in the wasm, where
+/// `copy_from_slice` is a call per word (`chunk` always holds eight bytes).
+#[inline(always)]
+pub(crate) fn load8(chunk: &[u8]) -> [u8; 8] {
+    chunk.first_chunk::<8>().copied().unwrap_or([0; 8])
+}
+
 /// Index of the first `<`, `&` or `\r` in `hay`: the bytes the data state stops at. Eight
 /// bytes at a time (SWAR; chat text runs between tags are short, where a SIMD search's setup
 /// costs more than it saves).
@@ -364,8 +371,7 @@ pub(crate) fn find_special(hay: &[u8]) -> Option<usize> {
     let mut chunks = hay.chunks_exact(8);
     let mut off = 0;
     for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
+        let word = load8(chunk);
         let m = special_bytes(u64::from_le_bytes(word));
         if m != 0 {
             return Some(off + (m.trailing_zeros() / 8) as usize);
@@ -377,8 +383,7 @@ pub(crate) fn find_special(hay: &[u8]) -> Option<usize> {
         Some(last) if !rest.is_empty() => {
             // The last eight bytes again: the ones already read hold no match, hence no
             // zero byte to borrow from, so shifting them out leaves exact bits.
-            let mut word = [0u8; 8];
-            word.copy_from_slice(last);
+            let word = load8(last);
             let m = special_bytes(u64::from_le_bytes(word)) >> (8 * (8 - rest.len()));
             (m != 0).then(|| off + (m.trailing_zeros() / 8) as usize)
         }

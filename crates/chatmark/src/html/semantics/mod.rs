@@ -65,13 +65,13 @@ mod tests;
 
 use super::names::Names;
 use super::token::{StartTag, TokenSink};
-use super::tokenizer::{zero_bytes, HI, LO};
+use super::tokenizer::{load8, zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
 use crate::sort::sat32;
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
-use crate::{Diagnostic, DiagnosticCode, Formatted, StyleCode, StyleSet};
+use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet};
 use css::{apply_style, parse_colour};
 use elements::{classify, end_tag_optional, is_void, known, Effect, Role, BR, FONT, HR, KNOWN};
 
@@ -222,10 +222,19 @@ impl Out {
     #[inline]
     /// Appends `s` with `style`; `has_line` says whether `style` has line codes.
     fn push(&mut self, s: &str, style: StyleSet, has_line: bool) {
-        let (units, breaks) = scan(s.as_bytes(), has_line);
-        if self.cr.is_none() && !breaks {
-            self.b.push_str_units(s, units, style);
-            return;
+        // a UTF-16 builder counts the units as it writes them
+        if self.b.writes_utf16() {
+            let (_, breaks) = scan::<false>(s.as_bytes(), has_line);
+            if self.cr.is_none() && !breaks {
+                self.b.push_str(s, style);
+                return;
+            }
+        } else {
+            let (units, breaks) = scan::<true>(s.as_bytes(), has_line);
+            if self.cr.is_none() && !breaks {
+                self.b.push_str_units(s, units, style);
+                return;
+            }
         }
         self.push_lines(s, style);
     }
@@ -285,22 +294,23 @@ fn word_units(w: u64) -> u32 {
     8 - continuation + four
 }
 
-/// The UTF-16 length of `s` and whether it holds a `\r`, or a `\n` when `lf`: what
-/// [`Out::push`] needs, in one pass eight bytes at a time (SWAR; the last few bytes are
-/// padded with zeros, which count one unit each and are taken off).
+/// The UTF-16 length of `s` (when `COUNT`, else 0) and whether it holds a `\r`, or a `\n`
+/// when `lf`: what [`Out::push`] needs, in one pass eight bytes at a time (SWAR; the last
+/// few bytes are padded with zeros, which count one unit each and are taken off).
 #[inline(never)]
-fn scan(s: &[u8], lf: bool) -> (usize, bool) {
+fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
     let cr = LO * u64::from(b'\r');
     let nl = LO * u64::from(if lf { b'\n' } else { b'\r' });
     let mut chunks = s.chunks_exact(8);
     let mut units = 0usize;
     let mut breaks = 0u64;
     for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
+        let word = load8(chunk);
         let w = u64::from_le_bytes(word);
         breaks |= zero_bytes(w ^ cr) | zero_bytes(w ^ nl);
-        units += word_units(w) as usize;
+        if COUNT {
+            units += word_units(w) as usize;
+        }
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
@@ -308,8 +318,7 @@ fn scan(s: &[u8], lf: bool) -> (usize, bool) {
         // were counted); shorter texts are read byte by byte.
         let w = match s.len().checked_sub(8).and_then(|k| s.get(k..)) {
             Some(last) => {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(last);
+                let word = load8(last);
                 u64::from_le_bytes(word) >> (8 * (8 - rest.len()))
             }
             None => rest
@@ -318,7 +327,9 @@ fn scan(s: &[u8], lf: bool) -> (usize, bool) {
                 .fold(0u64, |w, &b| (w << 8) | u64::from(b)),
         };
         breaks |= zero_bytes(w ^ cr) | zero_bytes(w ^ nl);
-        units += word_units(w) as usize - (8 - rest.len());
+        if COUNT {
+            units += word_units(w) as usize - (8 - rest.len());
+        }
     }
     (units, breaks != 0)
 }
@@ -373,9 +384,14 @@ fn top_live<T: Copy>(stack: &mut Vec<(u32, T)>, elems: &[Elem]) -> Option<T> {
 }
 
 impl<'a, 's> Semantics<'a, 's> {
-    /// Semantics for `input` over `scratch` (emptied first); diagnostics are collected
-    /// when `want_notes`.
-    pub(crate) fn new(input: &'a str, scratch: &'s mut Scratch, want_notes: bool) -> Self {
+    /// Semantics for `input` over `scratch` (emptied first), writing into `out`; diagnostics
+    /// are collected when `want_notes`.
+    pub(crate) fn new(
+        input: &'a str,
+        scratch: &'s mut Scratch,
+        want_notes: bool,
+        mut out: FormattedBuilder,
+    ) -> Self {
         scratch.clear();
         scratch.heads.resize(KNOWN.len(), NONE);
         // Sized once: runs are at most one per tag or line break (plus one), capped at one
@@ -390,12 +406,10 @@ impl<'a, 's> Semantics<'a, 's> {
         } else {
             runs
         };
+        out.reserve_runs(runs);
         Semantics {
             input,
-            out: Out {
-                b: FormattedBuilder::with_capacity(input.len(), runs),
-                cr: None,
-            },
+            out: Out { b: out, cr: None },
             s: scratch,
             list_depth: 0,
             quote_depth: 0,
@@ -424,11 +438,11 @@ impl<'a, 's> Semantics<'a, 's> {
     /// whose end tag HTML lets you omit (`li`, `p`, `tr`, …, see [`end_tag_optional`]); at
     /// most [`MAX_DIAGNOSTICS`] of them, the first ones (which with the first ones read
     /// include the first ones by position, all that `to_diagnostics` keeps).
-    pub(crate) fn finish(mut self) -> (Formatted, Vec<Diagnostic>) {
+    pub(crate) fn finish(mut self) -> (FormattedBuilder, Vec<Diagnostic>) {
         self.resolve(true);
         self.out.flush_cr(false);
         if !self.want_notes {
-            return (self.out.b.finish(), Vec::new());
+            return (self.out.b, Vec::new());
         }
         let mut unclosed = 0;
         for e in &self.s.elems {
@@ -452,7 +466,7 @@ impl<'a, 's> Semantics<'a, 's> {
         let diags = std::mem::take(&mut self.diags);
         let diagnostics =
             to_diagnostics(crate::source::Src::Utf8(self.input), diags, |n, _| n.detail);
-        (self.out.b.finish(), diagnostics)
+        (self.out.b, diagnostics)
     }
 
     /// Records a diagnostic (if asked for and fewer than [`MAX_DIAGNOSTICS`] so far); its

@@ -6,6 +6,7 @@
 use super::*;
 use crate::html::token::Attribute;
 use crate::html::{parse_html_with, Backend};
+use crate::Formatted;
 
 /// The shared seeded generator of the test suites.
 #[path = "../../../tests/common/rng.rs"]
@@ -82,7 +83,12 @@ fn html_diagnostics_l3() {
 fn html_diagnostic_spans_inside_a_character_round_down() {
     let input = "\u{e9}\u{1F600}x";
     let mut scratch = Scratch::default();
-    let mut sem = Semantics::new(input, &mut scratch, true);
+    let mut sem = Semantics::new(
+        input,
+        &mut scratch,
+        true,
+        FormattedBuilder::with_capacity(0, 0),
+    );
     sem.end_tag("b", (1, 4));
     sem.end_tag("i", (3, 99));
     let (_, d) = sem.finish();
@@ -169,7 +175,12 @@ fn html_never_panics_on_token_sequences() {
     for _ in 0..3000 {
         let input: String = (0..24).map(|_| rng.pick(&TEXT)).collect();
         let mut scratch = Scratch::default();
-        let mut sem = Semantics::new(&input, &mut scratch, true);
+        let mut sem = Semantics::new(
+            &input,
+            &mut scratch,
+            true,
+            FormattedBuilder::with_capacity(0, 0),
+        );
         for _ in 0..40 {
             let span = ((rng.next() % 40) as usize, (rng.next() % 40) as usize);
             match rng.next() % 5 {
@@ -198,6 +209,7 @@ fn html_never_panics_on_token_sequences() {
             }
         }
         let (f, d) = sem.finish();
+        let f = f.finish();
         assert_canonical(&input, &f, &d);
     }
 }
@@ -266,10 +278,11 @@ fn scan_agrees_with_utf16_len() {
         for lf in [false, true] {
             let want_breaks = s.contains('\r') || (lf && s.contains('\n'));
             assert_eq!(
-                scan(s.as_bytes(), lf),
+                scan::<true>(s.as_bytes(), lf),
                 (crate::utf16_len(&s), want_breaks),
                 "{s:?}"
             );
+            assert_eq!(scan::<false>(s.as_bytes(), lf), (0, want_breaks), "{s:?}");
         }
     }
 }
