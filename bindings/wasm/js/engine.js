@@ -388,6 +388,12 @@ export function createApi({ html, entry }) {
     return formatted(text, diagnostics, true);
   }
 
+  /** Parses `text` in HTML mode through the UTF-16 entry (the `chatmark` build only). */
+  function htmlMode(text, diagnostics) {
+    ex.parse_html(putUnits(text), diagnostics);
+    return formatted(text, diagnostics, true);
+  }
+
   function parse(text, mode, options) {
     ready();
     checkText(text);
@@ -407,8 +413,11 @@ export function createApi({ html, entry }) {
     if (code === 2 && !html) throw unsupported();
     const diagnostics = wantsDiagnostics(options);
     if (code === 1) return markdown(text, diagnostics);
-    ex.parse(putText(text, 0), code, diagnostics);
-    return formatted(text, diagnostics);
+    if (code === 2) return htmlMode(text, diagnostics);
+    // plain: the text as sent, lone surrogates as U+FFFD (L2), no runs, nothing to report
+    const plain = { text: wellFormed(text), text_styles: [] };
+    if (diagnostics) plain.diagnostics = [];
+    return plain;
   }
 
   function parseMarkdown(text, options) {
@@ -420,9 +429,7 @@ export function createApi({ html, entry }) {
   function parseHtml(text, options) {
     ready();
     checkText(text);
-    const diagnostics = wantsDiagnostics(options);
-    ex.parse(putText(text, 0), 2, diagnostics);
-    return formatted(text, diagnostics);
+    return htmlMode(text, wantsDiagnostics(options));
   }
 
   function normalizeStyles(text, styles, options) {

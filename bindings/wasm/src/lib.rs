@@ -34,8 +34,8 @@ use core::cell::RefCell;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use chatmark::{
-    ChatId, Diagnostic, Field, Formatted, FormattedUtf16, Limits, ParseMode, RawTextStyle,
-    ResolveError, SendMessage, StyleCode, TextStyle,
+    ChatId, Diagnostic, Field, Formatted, FormattedUtf16, Limits, RawTextStyle, ResolveError,
+    SendMessage, StyleCode, TextStyle,
 };
 use wasm_bindgen::prelude::*;
 
@@ -202,17 +202,22 @@ fn input_str(bytes: &[u8], from: usize, len: usize) -> &str {
         .unwrap_or("")
 }
 
-/// Parses the first `len` input units in markdown mode (spec section 2) with the engine's
-/// UTF-16 parser, which writes the text straight into the output units: the words are as
-/// [`parse`] leaves them, "unchanged" meaning the input exactly (it had no lone surrogate
-/// to replace, L2). Always [`OK`].
-#[wasm_bindgen]
-pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
+/// Parses the first `len` input units with one of the engine's UTF-16 parsers, which writes
+/// the text straight into the output units (`into`, reusing the output buffers), or with
+/// `with_diagnostics`: the words are as [`parse`] leaves them, "unchanged" meaning the input
+/// exactly (it had no lone surrogate to replace, L2). Plain text needs no engine: the
+/// wrapper answers it.
+fn parse_units(
+    len: u32,
+    diagnostics: bool,
+    into: fn(&[u16], &mut FormattedUtf16),
+    with_diagnostics: fn(&[u16]) -> (FormattedUtf16, Vec<Diagnostic>),
+) -> u32 {
     with_io(|io| {
         let units = core::mem::take(&mut io.units);
         let input = units.get(..len as usize).unwrap_or_default();
         let diags = if diagnostics {
-            let (f, d) = chatmark::parse_markdown_utf16_with_diagnostics(input);
+            let (f, d) = with_diagnostics(input);
             io.out16.extend_from_slice(&f.text);
             io.runs = f.text_styles;
             Some(d)
@@ -221,7 +226,7 @@ pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
                 text: core::mem::take(&mut io.out16),
                 text_styles: core::mem::take(&mut io.runs),
             };
-            chatmark::parse_markdown_utf16_into(input, &mut f);
+            into(input, &mut f);
             io.out16 = f.text;
             io.runs = f.text_styles;
             None
@@ -242,43 +247,29 @@ pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
     })
 }
 
-/// Parses the first `len` input bytes in `mode` (0 plain, 1 markdown, 2 html), the
-/// diagnostics too when asked. Always [`OK`], or [`UNSUPPORTED`] for HTML without the
-/// feature `html`. HTML without diagnostics writes its text straight into the output
-/// units (the engine's UTF-16 builder), never "unchanged".
+/// Parses the first `len` input units in markdown mode (spec section 2) with the engine's
+/// UTF-16 parser (see [`parse_units`]). Always [`OK`].
 #[wasm_bindgen]
-pub fn parse(len: u32, mode: u32, diagnostics: bool) -> u32 {
-    let mode = match mode {
-        1 => ParseMode::Markdown,
-        2 if cfg!(feature = "html") => ParseMode::Html,
-        2 => return with_io(|_| UNSUPPORTED),
-        _ => ParseMode::Plain,
-    };
-    with_io(|io| {
-        let bytes = core::mem::take(&mut io.bytes);
-        let text = input_str(&bytes, 0, len as usize);
-        #[cfg(feature = "html")]
-        if mode == ParseMode::Html && !diagnostics {
-            let mut f = FormattedUtf16 {
-                text: core::mem::take(&mut io.out16),
-                text_styles: core::mem::take(&mut io.runs),
-            };
-            chatmark::html::parse_html_utf16_into(text, &mut f);
-            io.out.push(word(f.text.len()));
-            put_runs(&mut io.out, &f.text_styles);
-            (io.out16, io.runs) = (f.text, f.text_styles);
-            io.bytes = bytes;
-            return OK;
-        }
-        if diagnostics {
-            let (f, d) = chatmark::parse_with_diagnostics(text, mode);
-            put_formatted(io, text, &f, Some(&d));
-        } else {
-            put_formatted(io, text, &chatmark::parse(text, mode), None);
-        }
-        io.bytes = bytes;
-        OK
-    })
+pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
+    parse_units(
+        len,
+        diagnostics,
+        chatmark::parse_markdown_utf16_into,
+        chatmark::parse_markdown_utf16_with_diagnostics,
+    )
+}
+
+/// Parses the first `len` input units in HTML mode (spec section 3) with the engine's
+/// UTF-16 parser (see [`parse_units`]). Always [`OK`]; only in the build with HTML mode.
+#[cfg(feature = "html")]
+#[wasm_bindgen]
+pub fn parse_html(len: u32, diagnostics: bool) -> u32 {
+    parse_units(
+        len,
+        diagnostics,
+        chatmark::parse_html_utf16_into,
+        chatmark::parse_html_utf16_with_diagnostics,
+    )
 }
 
 /// An `f64` field of a client run as N1 reads it: integral values, saturating at ±2^63
@@ -531,20 +522,6 @@ mod tests {
         String::from_utf16_lossy(&out16[off as usize..(off + len) as usize])
     }
 
-    #[test]
-    fn parse_leaves_text_and_packed_runs() {
-        let n = input("**a** é", &[]);
-        assert_eq!(parse(n, 1, false), OK);
-        let (out, out16) = output();
-        // text "a é" (3 units), one run (0, 1, bold = bit 0)
-        assert_eq!(out, [3, 1, 0, 1, 1]);
-        assert_eq!(s(&out16, 0, 3), "a é");
-        // unchanged text is not copied: the wrapper hands its input back
-        let n = input("no markup", &[]);
-        assert_eq!(parse(n, 1, false), OK);
-        assert_eq!(output().0, [u32::MAX, 0]);
-    }
-
     /// Puts `text` in the input units, as the JS wrapper does for markdown.
     fn input16(text: &[u16]) -> u32 {
         IO.with(|io| io.borrow_mut().units = text.to_vec());
@@ -578,28 +555,25 @@ mod tests {
         assert_eq!(&out[..3], [u32::MAX, 0, 1]);
         assert_eq!(s(&out16, out[3], out[4]), "unclosed_tag");
         assert_eq!(&out[5..7], [2, 5]);
-    }
-
-    #[test]
-    fn diagnostics_are_strings_and_positions() {
-        let n = input("ab {red}x", &[]);
-        assert_eq!(parse(n, 1, true), OK);
-        let (out, out16) = output();
-        assert_eq!(&out[..3], [u32::MAX, 0, 1]);
-        assert_eq!(s(&out16, out[3], out[4]), "unclosed_tag");
-        assert_eq!(&out[5..7], [3, 5]);
         assert!(s(&out16, out[7], out[8]).contains("never closed"));
     }
 
+    #[cfg(feature = "html")]
     #[test]
-    fn html_mode_only_with_the_feature_h1() {
-        let n = input("<b>x</b>", &[]);
-        if cfg!(feature = "html") {
-            assert_eq!(parse(n, 2, false), OK);
-            assert_eq!(output().0, [1, 1, 0, 1, 1]);
-        } else {
-            assert_eq!(parse(n, 2, false), UNSUPPORTED);
-        }
+    fn html_reads_and_writes_utf16_units_h1() {
+        let units: Vec<u16> = "<b>é</b> &amp; 😀".encode_utf16().collect();
+        let n = input16(&units);
+        assert_eq!(parse_html(n, false), OK);
+        let (out, out16) = output();
+        // text "é & 😀" (6 units), one run (0, 1, bold)
+        assert_eq!(out, [6, 1, 0, 1, 1]);
+        assert_eq!(s(&out16, 0, 6), "é & 😀");
+        let n = input16(&units[8..]);
+        assert_eq!(parse_html(n, true), OK);
+        assert_eq!(output().0, [5, 0, 0]);
+        let n = input16(&[0x61]);
+        assert_eq!(parse_html(n, false), OK);
+        assert_eq!(output().0, [u32::MAX, 0]);
     }
 
     #[test]

@@ -131,25 +131,6 @@ impl FormattedBuilder {
         }
     }
 
-    /// Appends `s` styled with `set`. Always inlined: it is the parsers' hot path, and
-    /// whether the compiler inlined it or not flipped with unrelated edits (±7% of
-    /// instructions per message).
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
-    #[inline(always)]
-    pub(crate) fn push_str(&mut self, s: &str, set: StyleSet) {
-        if s.is_empty() {
-            return;
-        }
-        let units = match &mut self.text {
-            TextBuf::Utf8(t) => {
-                t.push_str(s);
-                utf16_len(s)
-            }
-            TextBuf::Utf16(t) => push_utf16(t, s),
-        };
-        self.runs.advance(units, set);
-    }
-
     /// Appends `s`, whose length in UTF-16 units the caller has counted (`units`), styled
     /// with `set`: for producers that scan the text anyway (HTML mode).
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
@@ -297,11 +278,12 @@ mod tests {
     fn merges_touching_equal_sets_and_skips_unstyled_c3() {
         let b = StyleSet::of(StyleCode::Bold);
         let mut f = FormattedBuilder::with_capacity(0, 0);
-        f.push_str("ab", b);
-        f.push_str("c", b);
-        f.push_str(" ", StyleSet::EMPTY);
-        f.push_str("😀", b);
-        f.push_str("", StyleSet::of(StyleCode::Italic));
+        let src = Src::Utf8("abc 😀");
+        f.push_src(src, 0, 2, b);
+        f.push_src(src, 2, 3, b);
+        f.push_src(src, 3, 4, StyleSet::EMPTY);
+        f.push_src(src, 4, 8, b);
+        f.push_src(src, 8, 8, StyleSet::of(StyleCode::Italic));
         let out = f.finish();
         assert_eq!(out.text, "abc 😀");
         assert_eq!(

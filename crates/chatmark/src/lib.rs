@@ -38,7 +38,9 @@ mod utf16;
 mod vocab;
 
 #[cfg(feature = "html")]
-pub use html::parse_html;
+pub use html::{
+    parse_html, parse_html_utf16, parse_html_utf16_into, parse_html_utf16_with_diagnostics,
+};
 #[cfg(feature = "serde")]
 pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, Answer};
 pub use markdown::{

@@ -44,6 +44,46 @@ impl Unit for u16 {
     }
 }
 
+/// A message as a typed slice, for parsers monomorphised over the unit (HTML mode's
+/// tokenizer): its units to scan, and the [`Src`] of it for the rest.
+#[cfg_attr(not(feature = "html"), allow(dead_code))]
+pub(crate) trait Source<'a>: Copy + 'a {
+    /// `u8` or `u16`.
+    type Unit: Unit;
+    /// The code units.
+    fn units(self) -> &'a [Self::Unit];
+    /// The same message as a [`Src`].
+    fn src(self) -> Src<'a>;
+}
+
+impl<'a> Source<'a> for &'a str {
+    type Unit = u8;
+
+    #[inline(always)]
+    fn units(self) -> &'a [u8] {
+        self.as_bytes()
+    }
+
+    #[inline(always)]
+    fn src(self) -> Src<'a> {
+        Src::Utf8(self)
+    }
+}
+
+impl<'a> Source<'a> for &'a [u16] {
+    type Unit = u16;
+
+    #[inline(always)]
+    fn units(self) -> &'a [u16] {
+        self
+    }
+
+    #[inline(always)]
+    fn src(self) -> Src<'a> {
+        Src::Utf16(self)
+    }
+}
+
 /// A message in one of the two encodings.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Src<'a> {

@@ -131,26 +131,19 @@ impl Span {
 /// diagnostic each.
 pub(crate) const MAX_DIAGNOSTICS: usize = 1000;
 
-/// A diagnostic found in input bytes, with what its message is made from (`detail`).
+/// A diagnostic found in input positions (code units of the source), with its message.
 #[derive(Clone, Debug)]
-pub(crate) struct Note<M> {
+pub(crate) struct Note {
     pub span: Span,
     pub code: DiagnosticCode,
-    // only HTML mode's notes carry a detail
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
-    pub detail: M,
+    pub message: String,
 }
 
 /// Converts `notes` to [`Diagnostic`]s in UTF-16 units of `input` (L3), sorted by position,
-/// through one forward cursor (a UTF-16 source's positions are units already); `message`
-/// writes each one's message from the note and the input text it covers. A span from a
-/// faulty tokenizer that ends inside a character or past the end is rounded down (L2), a
-/// reversed one is empty.
-pub(crate) fn to_diagnostics<M>(
-    input: Src<'_>,
-    mut notes: Vec<Note<M>>,
-    mut message: impl FnMut(Note<M>, &str) -> String,
-) -> Vec<Diagnostic> {
+/// through one forward cursor (a UTF-16 source's positions are units already): one copy for
+/// both dialects. A span from a faulty tokenizer that ends inside a character or past the
+/// end is rounded down (L2), a reversed one is empty.
+pub(crate) fn to_diagnostics(input: Src<'_>, mut notes: Vec<Note>) -> Vec<Diagnostic> {
     // By span, stably: by end, then by start (positions past 4 GiB tie).
     sort_by_key32(&mut notes, |n| sat32(n.span.end));
     sort_by_key32(&mut notes, |n| sat32(n.span.start));
@@ -195,13 +188,11 @@ pub(crate) fn to_diagnostics<M>(
             let (s, e) = (n.span.start, n.span.end.max(n.span.start));
             let start = unit_of(s);
             let len = unit_of(e).saturating_sub(start);
-            let text = input.text(boundary(s), boundary(e));
-            let code = n.code;
             Diagnostic {
-                code,
+                code: n.code,
                 start,
                 len,
-                message: message(n, &text),
+                message: n.message,
             }
         })
         .collect()

@@ -88,6 +88,26 @@ proptest! {
         prop_assert_eq!(reused, got);
     }
 
+    /// The same for HTML mode (H1, L2).
+    #[test]
+    fn html_reads_utf16_as_it_reads_utf8(
+        input in markupish(),
+        lone in prop::collection::vec((0usize..64, prop::sample::select(vec![0xd800u16, 0xdbff, 0xdc00, 0xdfff])), 0..3),
+    ) {
+        let mut units: Vec<u16> = input.encode_utf16().collect();
+        for (at, u) in lone {
+            units.insert(at.min(units.len()), u);
+        }
+        let text = String::from_utf16_lossy(&units);
+        let (want, want_diags) = chatmark::html::parse_html_with(&text, chatmark::html::Backend::Own);
+        let (got, got_diags) = chatmark::parse_html_utf16_with_diagnostics(&units);
+        prop_assert_eq!(got.to_formatted(), want, "{:?}", units);
+        prop_assert_eq!(got_diags, want_diags, "{:?}", units);
+        let mut reused = chatmark::parse_html_utf16(&[u16::from(b'<'), u16::from(b'b'), u16::from(b'>')]);
+        chatmark::parse_html_utf16_into(&units, &mut reused);
+        prop_assert_eq!(reused, got);
+    }
+
     #[test]
     fn html_is_canonical(input in markupish()) {
         let f = chatmark::parse_html(&input);

@@ -118,3 +118,38 @@ fn every_markdown_vector_reads_alike_from_utf16() {
     }
     assert!(total > 200, "too few markdown vectors read: {total}");
 }
+
+/// Every HTML text of the vector files through the UTF-16 entry points: the same text, runs
+/// and diagnostics as through UTF-8 with the same (own) tokenizer.
+#[test]
+fn every_html_vector_reads_alike_from_utf16() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut total = 0;
+    for file in FILES {
+        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let input = &v["input"];
+            let html = input["parse_mode"]
+                .as_str()
+                .is_some_and(|m| m.eq_ignore_ascii_case("html"));
+            let Some(text) = input["text"].as_str().filter(|_| html) else {
+                continue;
+            };
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let (want, want_diags) =
+                chatmark::html::parse_html_with(text, chatmark::html::Backend::Own);
+            let (got, got_diags) = chatmark::parse_html_utf16_with_diagnostics(&units);
+            assert_eq!(got.to_formatted(), want, "{file} {}", v["id"]);
+            assert_eq!(got_diags, want_diags, "{file} {}", v["id"]);
+            assert_eq!(
+                chatmark::parse_html_utf16(&units),
+                got,
+                "{file} {}",
+                v["id"]
+            );
+            total += 1;
+        }
+    }
+    assert!(total > 200, "too few HTML vectors read: {total}");
+}

@@ -10,8 +10,9 @@ pub mod token;
 pub mod tokenizer;
 
 use crate::builder::FormattedBuilder;
-use crate::source::Src;
+use crate::source::well_formed;
 use crate::{Diagnostic, Formatted, FormattedUtf16};
+use tokenizer::{Input, Scan};
 
 /// Which tokenizer produces the token stream of HTML mode (H1).
 ///
@@ -72,8 +73,8 @@ pub fn parse_html(input: &str) -> Formatted {
 /// tokenizer, with no element and so no H6 boundary: its own text, with no runs and no
 /// diagnostics (H1, H2), and HTML mode skips the tokenizer and the semantics for it.
 /// The data state's own search (eight bytes at a time) answers it.
-fn is_text_only(input: &[u8]) -> bool {
-    tokenizer::find_special(input).is_none()
+fn is_text_only<U: Scan>(input: &[U]) -> bool {
+    U::find_special(input).is_none()
 }
 
 /// The working buffers of HTML mode, kept per thread and reused across messages, so that a
@@ -96,32 +97,58 @@ thread_local! {
 /// Runs a tokenizer into the semantics with this thread's scratch buffers (fresh ones if they
 /// are in use); diagnostics are collected only when `notes` is asked for.
 fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnostic>) {
+    // The npm package's wasm holds the tokenizer for UTF-16 only (its hosts' strings, which
+    // its parseHtml reads as they are): UTF-8 input, which only its sendMessage resolution
+    // passes, is read through it, so that the wasm does not carry a second tokenizer.
+    #[cfg(target_arch = "wasm32")]
+    if backend == Backend::Own {
+        return parse_through_utf16(input, notes);
+    }
     let out = FormattedBuilder::with_capacity(input.len(), 0);
     let (out, diagnostics) = parse_into(input, backend, notes, out);
     (out.finish(), diagnostics)
 }
 
-/// Parses `input` into `out` (whose text is UTF-8 or UTF-16) with this thread's scratch
-/// buffers (fresh ones if they are in use).
-fn parse_into(
-    input: &str,
+/// [`parse`] with chatmark's tokenizer, of UTF-8 input transcoded to UTF-16 first: the same
+/// result (positions of a UTF-16 source are UTF-16 units already, as diagnostics count
+/// them). What the wasm uses; tested natively against the UTF-8 reading.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn parse_through_utf16(input: &str, notes: bool) -> (Formatted, Vec<Diagnostic>) {
+    let mut units = Vec::new();
+    crate::push_utf16(&mut units, input);
+    let out = FormattedBuilder::with_capacity(input.len(), 0);
+    let (out, diagnostics) = parse_into(units.as_slice(), Backend::Own, notes, out);
+    (out.finish(), diagnostics)
+}
+
+/// Parses `input` (UTF-8 or UTF-16) into `out` (whose text is either) with this thread's
+/// scratch buffers (fresh ones if they are in use). html5ever's tokenizer reads UTF-8 only:
+/// UTF-16 input always goes through chatmark's own (the two agree on every input).
+fn parse_into<'a, T: Input<'a>>(
+    input: T,
     backend: Backend,
     notes: bool,
     mut out: FormattedBuilder,
-) -> (FormattedBuilder, Vec<Diagnostic>) {
-    if is_text_only(input.as_bytes()) {
-        out.plain(Src::Utf8(input));
+) -> (FormattedBuilder, Vec<Diagnostic>)
+where
+    T::Unit: Scan,
+{
+    let src = input.src();
+    if is_text_only(input.units()) {
+        out.plain(src);
         return (out, Vec::new());
     }
     let mut slot = Some(out);
     let mut result = None;
     crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
         let Some(out) = slot.take() else { return };
-        let mut sink = semantics::Semantics::new(input, &mut scratch.semantics, notes, out);
-        match backend {
-            Backend::Own => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
+        let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, notes, out);
+        match (backend, src) {
             #[cfg(feature = "html5ever")]
-            Backend::Html5ever => html5ever_backend::tokenize(input, &mut sink),
+            (Backend::Html5ever, crate::source::Src::Utf8(s)) => {
+                html5ever_backend::tokenize(s, &mut sink)
+            }
+            _ => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
         }
         result = Some(sink.finish());
         scratch.semantics.reset();
@@ -130,24 +157,63 @@ fn parse_into(
     result.unwrap_or_else(|| (FormattedBuilder::with_capacity(0, 0), Vec::new()))
 }
 
-/// Parses UTF-8 `input` as HTML mode (spec section 3) with the default tokenizer into `out`,
-/// the text written as UTF-16: for hosts whose strings are UTF-16 (the npm package), which
-/// then never transcode the result. Replaces what `out` held but reuses its buffers.
+/// Parses UTF-16 `input` as HTML mode (spec section 3), the text written as UTF-16 too: for
+/// hosts whose strings are UTF-16 (JavaScript, Java, C#), which then never transcode. The
+/// same parser as [`parse_html`] with chatmark's own tokenizer, with the same result; a lone
+/// surrogate reads as U+FFFD, one unit for one (L2).
+///
+/// # Examples
+///
+/// ```
+/// let input: Vec<u16> = "<b>é</b> &amp; 😀".encode_utf16().collect();
+/// let f = chatmark::parse_html_utf16(&input);
+/// assert_eq!(String::from_utf16(&f.text).unwrap(), "é & 😀");
+/// assert_eq!(f.to_formatted(), chatmark::parse_html("<b>é</b> &amp; 😀"));
+/// ```
+pub fn parse_html_utf16(input: &[u16]) -> FormattedUtf16 {
+    let mut out = FormattedUtf16::default();
+    parse_html_utf16_into(input, &mut out);
+    out
+}
+
+/// [`parse_html_utf16`] into `out`, replacing what it held but reusing its buffers, so that
+/// a caller parsing message after message allocates nothing once they have grown.
 ///
 /// # Examples
 ///
 /// ```
 /// let mut out = chatmark::FormattedUtf16::default();
-/// chatmark::html::parse_html_utf16_into("<b>é</b> 😀", &mut out);
-/// assert_eq!(out.text, "é 😀".encode_utf16().collect::<Vec<u16>>());
-/// assert_eq!(out.to_formatted(), chatmark::parse_html("<b>é</b> 😀"));
+/// for s in ["<i>a</i>", "b<br>"] {
+///     let input: Vec<u16> = s.encode_utf16().collect();
+///     chatmark::parse_html_utf16_into(&input, &mut out);
+/// }
+/// assert_eq!(out.text, "b\n".encode_utf16().collect::<Vec<u16>>());
 /// ```
-pub fn parse_html_utf16_into(input: &str, out: &mut FormattedUtf16) {
+pub fn parse_html_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
+    let input = well_formed(input);
     let text = core::mem::take(&mut out.text);
     let runs = core::mem::take(&mut out.text_styles);
     let b = FormattedBuilder::utf16(text, runs, input.len(), 0);
-    let (b, _) = parse_into(input, Backend::default(), false, b);
+    let (b, _) = parse_into(&*input, Backend::Own, false, b);
     (out.text, out.text_styles) = b.finish_utf16();
+}
+
+/// [`parse_html_utf16`] with the diagnostics too, positions in units of `input` (L3).
+///
+/// # Examples
+///
+/// ```
+/// let input: Vec<u16> = "😀<i>a".encode_utf16().collect();
+/// let (f, diags) = chatmark::parse_html_utf16_with_diagnostics(&input);
+/// assert_eq!(f.text, "😀a".encode_utf16().collect::<Vec<u16>>());
+/// assert_eq!((diags[0].start, diags[0].len), (2, 3));
+/// ```
+pub fn parse_html_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
+    let input = well_formed(input);
+    let b = FormattedBuilder::utf16(Vec::new(), Vec::new(), input.len(), 0);
+    let (b, diagnostics) = parse_into(&*input, Backend::Own, true, b);
+    let (text, text_styles) = b.finish_utf16();
+    (FormattedUtf16 { text, text_styles }, diagnostics)
 }
 
 #[cfg(test)]
@@ -197,8 +263,9 @@ mod tests {
             taken += 1;
             let mut scratch = Scratch::default();
             let out = FormattedBuilder::with_capacity(0, 0);
-            let mut sink = semantics::Semantics::new(&text, &mut scratch.semantics, true, out);
-            tokenizer::tokenize_lean(&text, &mut sink, &mut scratch.tokenizer);
+            let src = crate::source::Src::Utf8(&text);
+            let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, true, out);
+            tokenizer::tokenize_lean(text.as_str(), &mut sink, &mut scratch.tokenizer);
             let (f, diags) = sink.finish();
             let f = f.finish();
             assert_eq!(f.text, text, "{text:?}");
@@ -207,5 +274,50 @@ mod tests {
             assert_eq!(parse_html_with(&text, Backend::default()), (f, diags));
         }
         assert!(taken > 1000, "only {taken} text-only messages generated");
+    }
+
+    /// The wasm's reading of UTF-8 input, through the UTF-16 tokenizer, gives what the
+    /// UTF-8 tokenizer gives, diagnostics included (H1, L3).
+    #[test]
+    fn utf8_read_through_utf16_reads_alike_h1() {
+        let pieces = [
+            "<b>",
+            "</b>",
+            "<i>",
+            "</p>",
+            "<ul><li>",
+            "<br>",
+            "é",
+            "😀",
+            "&amp;",
+            "&notit;",
+            "\r\n",
+            "\r",
+            " ",
+            "\n",
+            "<span style=\"color:red;font-weight:bold\">",
+            "</span>",
+            "<x>",
+            "</y>",
+            "<!-- c -->",
+            "<font color=green>",
+            "a",
+            "<h1>",
+            "<blockquote>",
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..5000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let text: String = (0..x % 20)
+                .map(|k| pieces[(x.rotate_left(k as u32 * 5) % pieces.len() as u64) as usize])
+                .collect();
+            assert_eq!(
+                parse_through_utf16(&text, true),
+                parse(&text, Backend::Own, true),
+                "{text:?}"
+            );
+        }
     }
 }

@@ -9,8 +9,13 @@
 //! Literal text goes to [`TokenSink::text`] as slices of the input (batched, no per-character
 //! calls); what a character reference produced goes to [`TokenSink::char_ref`]. Time is
 //! linear in the input in every case, nothing recurses, and no input panics: the scanner works
-//! on bytes (every byte it stops at is ASCII, so every slice boundary is a char boundary) and
-//! reads them with `get`.
+//! on code units (every unit it stops at is ASCII, so every slice boundary is a char boundary)
+//! and reads them with `get`.
+//!
+//! It reads UTF-8 (a `&str`) or UTF-16 units, monomorphised over the unit (HTML mode's UTF-16
+//! entry points: a JavaScript string is never transcoded), and tells HTML mode's semantics
+//! literal text as ranges of the source (a crate-private sink), which they copy in the
+//! source's encoding.
 
 #[cfg(feature = "html5ever")]
 pub use super::html5ever_backend::tokenize as tokenize_html5ever;
@@ -18,6 +23,7 @@ pub use super::html5ever_backend::tokenize as tokenize_html5ever;
 use super::entities::{self, LONGEST_LEGACY_NAME, LONGEST_NAME};
 use super::names::Names;
 use super::token::{Attribute, StartTag, TokenSink};
+use crate::source::{Source, Src, Unit};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
 ///
@@ -45,14 +51,60 @@ use super::token::{Attribute, StartTag, TokenSink};
 /// assert_eq!(log.0, ["<b>", "text \"a\"", "ref \"&\"", "text \"b\"", "</b>"]);
 /// ```
 pub fn tokenize<S: TokenSink>(input: &str, sink: &mut S) {
-    Tokenizer::new(input, &mut Buffers::default(), false).run(sink);
+    Tokenizer::new(input, &mut Buffers::default(), false).run(&mut Public(sink));
 }
 
-/// [`tokenize`] as HTML mode reads it, with reused buffers: only the first `style` and
-/// `color` attribute values are decoded (others are empty) and duplicate attributes are
-/// kept (the semantics read the first of a name).
-pub(crate) fn tokenize_lean<S: TokenSink>(input: &str, sink: &mut S, buffers: &mut Buffers) {
+/// [`tokenize`] as HTML mode reads it, over a UTF-8 or UTF-16 source, with reused buffers:
+/// only the first `style` and `color` attribute values are decoded (others are empty) and
+/// duplicate attributes are kept (the semantics read the first of a name).
+pub(crate) fn tokenize_lean<'a, T: Input<'a>, S: Sink>(
+    input: T,
+    sink: &mut S,
+    buffers: &mut Buffers,
+) where
+    T::Unit: Scan,
+{
     Tokenizer::new(input, buffers, true).run(sink);
+}
+
+/// What the tokenizer writes to: a [`TokenSink`] that is told literal text as ranges of the
+/// source, which HTML mode's semantics copy without a slice of their own in either encoding.
+pub(crate) trait Sink {
+    /// The literal text `from..to` of `src` (newlines preprocessed).
+    fn literal(&mut self, src: Src<'_>, from: usize, to: usize);
+    /// A `\r` alone, which preprocessing makes a `\n`.
+    fn newline(&mut self);
+    /// As [`TokenSink::char_ref`].
+    fn char_ref(&mut self, text: &str);
+    /// As [`TokenSink::start_tag`].
+    fn start_tag(&mut self, tag: &StartTag<'_>);
+    /// As [`TokenSink::end_tag`].
+    fn end_tag(&mut self, name: &str, span: (usize, usize));
+}
+
+/// A [`TokenSink`] as the tokenizer's [`Sink`]: literal text as slices of the input.
+struct Public<'s, S>(&'s mut S);
+
+impl<S: TokenSink> Sink for Public<'_, S> {
+    fn literal(&mut self, src: Src<'_>, from: usize, to: usize) {
+        self.0.text(&src.text(from, to));
+    }
+
+    fn newline(&mut self) {
+        self.0.text("\n");
+    }
+
+    fn char_ref(&mut self, text: &str) {
+        self.0.char_ref(text);
+    }
+
+    fn start_tag(&mut self, tag: &StartTag<'_>) {
+        self.0.start_tag(tag);
+    }
+
+    fn end_tag(&mut self, name: &str, span: (usize, usize)) {
+        self.0.end_tag(name, span);
+    }
 }
 
 /// Whitespace in the tag states: tab, LF, FF, space, and CR (which preprocessing turns into LF).
@@ -156,23 +208,32 @@ fn numeric_char(n: u32) -> char {
 /// is not decoded. Looks ahead at most [`LONGEST_NAME`] bytes for a name, and saturates
 /// numeric values, so the work is bounded per `&` apart from a numeric reference's digits,
 /// which it consumes.
-fn char_ref(bytes: &[u8], at: usize, in_attr: bool) -> Option<(Expansion, usize)> {
-    match bytes.get(at) {
-        Some(b'#') => numeric_ref(bytes, at + 1),
-        Some(b) if b.is_ascii_alphanumeric() => named_ref(bytes, at, in_attr),
+fn char_ref<U: Unit>(units: &[U], at: usize, in_attr: bool) -> Option<(Expansion, usize)> {
+    match byte_at(units, at) {
+        Some(b'#') => numeric_ref(units, at + 1),
+        Some(b) if b.is_ascii_alphanumeric() => named_ref(units, at, in_attr),
         _ => None,
     }
 }
 
+/// The unit at `i` as a byte ([`Unit::byte`]).
+#[inline(always)]
+fn byte_at<U: Unit>(units: &[U], i: usize) -> Option<u8> {
+    units.get(i).map(|c| c.byte())
+}
+
 /// The numeric part of [`char_ref`]: `at` is just after `&#`.
-fn numeric_ref(bytes: &[u8], at: usize) -> Option<(Expansion, usize)> {
-    let (base, digits_start) = match bytes.get(at) {
+fn numeric_ref<U: Unit>(units: &[U], at: usize) -> Option<(Expansion, usize)> {
+    let (base, digits_start) = match byte_at(units, at) {
         Some(b'x' | b'X') => (16, at + 1),
         _ => (10, at),
     };
     let mut value: u32 = 0;
     let mut i = digits_start;
-    while let Some(d) = bytes.get(i).and_then(|&b| char::from(b).to_digit(base)) {
+    while let Some(d) = byte_at(units, i)
+        .filter(u8::is_ascii)
+        .and_then(|b| char::from(b).to_digit(base))
+    {
         // Saturate: anything above 0x10FFFF is replaced the same way.
         value = value.saturating_mul(base).saturating_add(d).min(0x11_0000);
         i += 1;
@@ -180,32 +241,38 @@ fn numeric_ref(bytes: &[u8], at: usize) -> Option<(Expansion, usize)> {
     if i == digits_start {
         return None; // `&#` / `&#x` without digits: literal text
     }
-    if bytes.get(i) == Some(&b';') {
+    if byte_at(units, i) == Some(b';') {
         i += 1;
     }
     Some((Expansion::Numeric(numeric_char(value)), i))
 }
 
 /// The named part of [`char_ref`]: `at` is just after `&`, on an ASCII alphanumeric.
-fn named_ref(bytes: &[u8], at: usize, in_attr: bool) -> Option<(Expansion, usize)> {
+fn named_ref<U: Unit>(units: &[U], at: usize, in_attr: bool) -> Option<(Expansion, usize)> {
     // Names are ASCII alphanumerics, then `;` for all but the legacy forms. The longest match
     // is therefore the whole alphanumeric run with its `;` if that is a name, else the longest
-    // legacy name that is a prefix of the run.
-    let run = bytes
-        .get(at..)
-        .unwrap_or_default()
-        .iter()
-        .take(LONGEST_NAME)
-        .take_while(|b| b.is_ascii_alphanumeric())
-        .count();
-    if run < LONGEST_NAME && bytes.get(at + run) == Some(&b';') {
-        if let Some(exp) = bytes.get(at..at + run + 1).and_then(lookup) {
+    // legacy name that is a prefix of the run. The run is read into bytes once.
+    let mut name = [0u8; LONGEST_NAME + 1];
+    let mut run = 0;
+    for (slot, c) in name.iter_mut().zip(units.get(at..).unwrap_or_default()) {
+        let b = c.byte();
+        if run == LONGEST_NAME || !b.is_ascii_alphanumeric() {
+            break;
+        }
+        *slot = b;
+        run += 1;
+    }
+    if run < LONGEST_NAME && byte_at(units, at + run) == Some(b';') {
+        if let Some(slot) = name.get_mut(run) {
+            *slot = b';';
+        }
+        if let Some(exp) = name.get(..run + 1).and_then(lookup) {
             return Some((Expansion::Named(exp), at + run + 1));
         }
     }
     for len in (1..=run.min(LONGEST_LEGACY_NAME)).rev() {
-        if let Some(exp) = bytes.get(at..at + len).and_then(lookup) {
-            let next = bytes.get(at + len).copied();
+        if let Some(exp) = name.get(..len).and_then(lookup) {
+            let next = byte_at(units, at + len);
             if in_attr && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
                 return None; // historical reasons: `?a=1&copy=2` stays as written
             }
@@ -216,17 +283,17 @@ fn named_ref(bytes: &[u8], at: usize, in_attr: bool) -> Option<(Expansion, usize
 }
 
 /// Index of the first `>` at or after `from`, plus one; the input length when there is none.
-fn after_gt(bytes: &[u8], from: usize) -> usize {
-    bytes
+fn after_gt<U: Unit>(units: &[U], from: usize) -> usize {
+    units
         .get(from..)
-        .and_then(|rest| rest.iter().position(|&b| b == b'>'))
-        .map_or(bytes.len(), |p| from + p + 1)
+        .and_then(|rest| rest.iter().position(|c| c.byte() == b'>'))
+        .map_or(units.len(), |p| from + p + 1)
 }
 
 /// Skips a comment whose `<!--` ends just before `from`, following every WHATWG comment state
 /// (the less-than-sign states only report errors, but they are followed exactly). Returns the
 /// index after its end (the input length when the end of the input comes first).
-fn skip_comment(bytes: &[u8], from: usize) -> usize {
+fn skip_comment<U: Unit>(units: &[U], from: usize) -> usize {
     #[derive(Clone, Copy)]
     enum St {
         Start,
@@ -243,7 +310,7 @@ fn skip_comment(bytes: &[u8], from: usize) -> usize {
     let mut st = St::Start;
     let mut i = from;
     loop {
-        let c = bytes.get(i).copied();
+        let c = byte_at(units, i);
         // Each arm either consumes (i += 1), returns, or reconsumes in a state that is
         // closer to Comment/EndDash/End, which always consume: no endless loop.
         match (st, c) {
@@ -255,20 +322,20 @@ fn skip_comment(bytes: &[u8], from: usize) -> usize {
             }
             (St::StartDash, Some(b'-')) => st = St::End,
             (St::StartDash, Some(b'>')) => return i + 1, // `<!--->`
-            (St::StartDash, None) => return bytes.len(),
+            (St::StartDash, None) => return units.len(),
             (St::StartDash, _) => {
                 st = St::Comment;
                 continue;
             }
             (St::Comment, Some(b'<')) => st = St::LessThan,
             (St::Comment, Some(b'-')) => st = St::EndDash,
-            (St::Comment, None) => return bytes.len(),
+            (St::Comment, None) => return units.len(),
             (St::Comment, Some(_)) => {
                 // Fast path: skip to the next byte that matters.
-                let rest = bytes.get(i..).unwrap_or_default();
+                let rest = units.get(i..).unwrap_or_default();
                 let skip = rest
                     .iter()
-                    .position(|&b| b == b'<' || b == b'-')
+                    .position(|c| matches!(c.byte(), b'<' | b'-'))
                     .unwrap_or(rest.len());
                 i += skip;
                 continue;
@@ -294,7 +361,7 @@ fn skip_comment(bytes: &[u8], from: usize) -> usize {
                 continue;
             }
             (St::EndDash, Some(b'-')) => st = St::End,
-            (St::EndDash, None) => return bytes.len(),
+            (St::EndDash, None) => return units.len(),
             (St::EndDash, _) => {
                 st = St::Comment;
                 continue;
@@ -302,14 +369,14 @@ fn skip_comment(bytes: &[u8], from: usize) -> usize {
             (St::End, Some(b'>')) => return i + 1,
             (St::End, Some(b'!')) => st = St::EndBang,
             (St::End, Some(b'-')) => {}
-            (St::End, None) => return bytes.len(),
+            (St::End, None) => return units.len(),
             (St::End, _) => {
                 st = St::Comment;
                 continue;
             }
             (St::EndBang, Some(b'-')) => st = St::EndDash,
             (St::EndBang, Some(b'>')) => return i + 1,
-            (St::EndBang, None) => return bytes.len(),
+            (St::EndBang, None) => return units.len(),
             (St::EndBang, _) => {
                 st = St::Comment;
                 continue;
@@ -364,6 +431,24 @@ pub(crate) fn load8(chunk: &[u8]) -> [u8; 8] {
     chunk.first_chunk::<8>().copied().unwrap_or([0; 8])
 }
 
+/// The data state's search, per unit type.
+pub(crate) trait Scan: Unit {
+    /// Index of the first `<`, `&` or `\r` in `hay`: the units the data state stops at.
+    fn find_special(hay: &[Self]) -> Option<usize>;
+}
+
+impl Scan for u8 {
+    fn find_special(hay: &[u8]) -> Option<usize> {
+        find_special(hay)
+    }
+}
+
+impl Scan for u16 {
+    fn find_special(hay: &[u16]) -> Option<usize> {
+        hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
+    }
+}
+
 /// Index of the first `<`, `&` or `\r` in `hay`: the bytes the data state stops at. Eight
 /// bytes at a time (SWAR; chat text runs between tags are short, where a SIMD search's setup
 /// costs more than it saves).
@@ -392,6 +477,83 @@ pub(crate) fn find_special(hay: &[u8]) -> Option<usize> {
             .position(|&b| matches!(b, b'<' | b'&' | b'\r'))
             .map(|p| off + p),
     }
+}
+
+/// The tokenizer's input: a [`Source`] whose names and values are copied out by the input's
+/// own type, so that a wasm holding only the UTF-16 tokenizer holds no UTF-8 copy code.
+pub(crate) trait Input<'a>: Source<'a>
+where
+    Self::Unit: Scan,
+{
+    /// Appends the text `a..b` to `out`.
+    fn push_text(self, a: usize, b: usize, out: &mut String);
+    /// Appends the text `a..b` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute
+    /// names).
+    fn push_name(self, a: usize, b: usize, out: &mut String);
+    /// Appends the text `a..b` with NUL becoming U+FFFD (attribute values; no `\r` in it).
+    fn push_value(self, a: usize, b: usize, out: &mut String);
+    /// The name `a..b` (ASCII letters and digits) as a `&str`: a slice of UTF-8 input, or
+    /// UTF-16 input's copied into `buf`.
+    fn ascii_name<'s>(self, a: usize, b: usize, buf: &'s mut String) -> &'s str
+    where
+        'a: 's;
+}
+
+impl<'a> Input<'a> for &'a str {
+    fn push_text(self, a: usize, b: usize, out: &mut String) {
+        out.push_str(self.get(a..b).unwrap_or_default());
+    }
+
+    fn push_name(self, a: usize, b: usize, out: &mut String) {
+        push_name(out, self.get(a..b).unwrap_or_default());
+    }
+
+    fn push_value(self, a: usize, b: usize, out: &mut String) {
+        push_value(out, self.get(a..b).unwrap_or_default());
+    }
+
+    fn ascii_name<'s>(self, a: usize, b: usize, _buf: &'s mut String) -> &'s str
+    where
+        'a: 's,
+    {
+        self.get(a..b).unwrap_or_default()
+    }
+}
+
+impl<'a> Input<'a> for &'a [u16] {
+    fn push_text(self, a: usize, b: usize, out: &mut String) {
+        decode_into(self, a, b, out, |c| c);
+    }
+
+    fn push_name(self, a: usize, b: usize, out: &mut String) {
+        decode_into(self, a, b, out, |c| match c {
+            '\0' => '\u{FFFD}',
+            c => c.to_ascii_lowercase(),
+        });
+    }
+
+    fn push_value(self, a: usize, b: usize, out: &mut String) {
+        decode_into(self, a, b, out, |c| match c {
+            '\0' => '\u{FFFD}',
+            c => c,
+        });
+    }
+
+    fn ascii_name<'s>(self, a: usize, b: usize, buf: &'s mut String) -> &'s str
+    where
+        'a: 's,
+    {
+        buf.clear();
+        decode_into(self, a, b, buf, |c| c);
+        buf
+    }
+}
+
+/// Appends the characters of units `a..b` to `out`, each mapped by `f` (a lone surrogate,
+/// which well-formed input has none of, reads as U+FFFD).
+fn decode_into(units: &[u16], a: usize, b: usize, out: &mut String, f: impl Fn(char) -> char) {
+    let units = units.get(a..b).unwrap_or_default().iter().copied();
+    out.extend(char::decode_utf16(units).map(|c| f(c.unwrap_or(char::REPLACEMENT_CHARACTER))));
 }
 
 /// Appends `s` to `out` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute names).
@@ -488,9 +650,12 @@ impl Buffers {
 }
 
 /// The tokenizer: the input and the buffers reused from tag to tag.
-struct Tokenizer<'a, 'b> {
-    src: &'a str,
-    bytes: &'a [u8],
+struct Tokenizer<'a, 'b, T: Source<'a>>
+where
+    T::Unit: Scan,
+{
+    text: T,
+    units: &'a [T::Unit],
     b: &'b mut Buffers,
     n_attrs: usize,
     /// HTML mode's reading: only the values of the first `style` and `color` attributes
@@ -501,11 +666,14 @@ struct Tokenizer<'a, 'b> {
     keep_value: bool,
 }
 
-impl<'a, 'b> Tokenizer<'a, 'b> {
-    fn new(src: &'a str, b: &'b mut Buffers, lean: bool) -> Self {
+impl<'a, 'b, T: Input<'a>> Tokenizer<'a, 'b, T>
+where
+    T::Unit: Scan,
+{
+    fn new(text: T, b: &'b mut Buffers, lean: bool) -> Self {
         Tokenizer {
-            src,
-            bytes: src.as_bytes(),
+            text,
+            units: text.units(),
             b,
             n_attrs: 0,
             lean,
@@ -513,37 +681,43 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
         }
     }
 
-    /// `src[a..b]`; every index passed is 0, the length, or next to an ASCII byte, so on a
-    /// char boundary (the empty string otherwise, which cannot happen).
-    fn slice(&self, a: usize, b: usize) -> &'a str {
-        self.src.get(a..b).unwrap_or_default()
+    /// The unit at `i` as a byte.
+    #[inline(always)]
+    fn at(&self, i: usize) -> Option<u8> {
+        byte_at(self.units, i)
+    }
+
+    /// The name `a..b` (lower-case ASCII letters and digits, the fast paths' names) as a
+    /// `&str`: a slice of UTF-8 input, or UTF-16 input's copied into the name buffer.
+    fn ascii_name(&mut self, a: usize, b: usize) -> &str {
+        self.text.ascii_name(a, b, &mut self.b.tag_name)
     }
 
     /// The data state: the main loop.
-    fn run<S: TokenSink>(&mut self, sink: &mut S) {
-        let bytes = self.bytes;
-        let len = bytes.len();
+    fn run<S: Sink>(&mut self, sink: &mut S) {
+        let units = self.units;
+        let len = units.len();
         // Literal text from `text_start` up to `pos` is pending, emitted in one call.
         let mut text_start = 0;
         let mut pos = 0;
         while pos < len {
-            let Some(skip) = bytes.get(pos..).and_then(find_special) else {
+            let Some(skip) = units.get(pos..).and_then(T::Unit::find_special) else {
                 break;
             };
             pos += skip;
-            match bytes.get(pos) {
+            match self.at(pos) {
                 Some(b'\r') => {
                     self.flush(sink, text_start, pos);
-                    if bytes.get(pos + 1) == Some(&b'\n') {
+                    if self.at(pos + 1) == Some(b'\n') {
                         // `\r\n`: the `\n` starts the next text slice.
                         text_start = pos + 1;
                     } else {
-                        sink.text("\n");
+                        sink.newline();
                         text_start = pos + 1;
                     }
                     pos += 1;
                 }
-                Some(b'&') => match char_ref(bytes, pos + 1, false) {
+                Some(b'&') => match char_ref(units, pos + 1, false) {
                     Some((exp, end)) => {
                         self.flush(sink, text_start, pos);
                         exp.with_str(|s| sink.char_ref(s));
@@ -565,45 +739,40 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
         self.flush(sink, text_start, len);
     }
 
-    fn flush<S: TokenSink>(&self, sink: &mut S, a: usize, b: usize) {
+    fn flush<S: Sink>(&self, sink: &mut S, a: usize, b: usize) {
         if a < b {
-            sink.text(self.slice(a, b));
+            sink.literal(self.text.src(), a, b);
         }
     }
 
     /// Handles the `<` at `lt` (tag open state). Returns the index after the markup it
     /// consumed (having flushed the pending text from `text_start` and emitted any tag), or
     /// `None` when the `<` is literal text.
-    fn markup<S: TokenSink>(
-        &mut self,
-        lt: usize,
-        sink: &mut S,
-        text_start: usize,
-    ) -> Option<usize> {
-        let bytes = self.bytes;
-        let at = |i: usize| bytes.get(i).copied();
-        let end = match at(lt + 1) {
+    fn markup<S: Sink>(&mut self, lt: usize, sink: &mut S, text_start: usize) -> Option<usize> {
+        let units = self.units;
+        let end = match self.at(lt + 1) {
             Some(b'!') => {
-                let rest = bytes.get(lt + 2..).unwrap_or_default();
-                if rest.starts_with(b"--") {
-                    skip_comment(bytes, lt + 4)
-                } else if rest.len() >= 7
-                    && rest
-                        .get(..7)
-                        .is_some_and(|d| d.eq_ignore_ascii_case(b"doctype"))
-                {
+                let is = |k: usize, want: &[u8]| {
+                    (0..want.len()).all(|j| {
+                        let b = self.at(k + j).unwrap_or(0);
+                        want.get(j).is_some_and(|w| b.eq_ignore_ascii_case(w))
+                    })
+                };
+                if is(lt + 2, b"--") {
+                    skip_comment(units, lt + 4)
+                } else if is(lt + 2, b"doctype") {
                     // Every DOCTYPE state ends at the first `>`; doctypes produce nothing.
-                    after_gt(bytes, lt + 9)
+                    after_gt(units, lt + 9)
                 } else {
                     // Bogus comment, `<![CDATA[` included (no foreign content here).
-                    after_gt(bytes, lt + 2)
+                    after_gt(units, lt + 2)
                 }
             }
-            Some(b'/') => match at(lt + 2) {
+            Some(b'/') => match self.at(lt + 2) {
                 Some(b) if b.is_ascii_alphabetic() => {
                     self.flush(sink, text_start, lt);
                     if let Some(name_end) = self.simple_tag(lt + 2) {
-                        sink.end_tag(self.slice(lt + 2, name_end), (lt, name_end + 1));
+                        sink.end_tag(self.ascii_name(lt + 2, name_end), (lt, name_end + 1));
                         return Some(name_end + 1);
                     }
                     match self.tag(lt + 2) {
@@ -611,18 +780,18 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                             sink.end_tag(&self.b.tag_name, (lt, end));
                             return Some(end);
                         }
-                        None => return Some(bytes.len()), // EOF in tag: nothing
+                        None => return Some(units.len()), // EOF in tag: nothing
                     }
                 }
                 Some(b'>') => lt + 3, // `</>` is ignored
                 None => return None,  // `</` then EOF: text
-                Some(_) => after_gt(bytes, lt + 2),
+                Some(_) => after_gt(units, lt + 2),
             },
             Some(b) if b.is_ascii_alphabetic() => {
                 self.flush(sink, text_start, lt);
                 if let Some(name_end) = self.simple_tag(lt + 1) {
                     let tag = StartTag {
-                        name: self.slice(lt + 1, name_end),
+                        name: self.ascii_name(lt + 1, name_end),
                         attrs: &[],
                         self_closing: false,
                         span: (lt, name_end + 1),
@@ -633,8 +802,9 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                 if self.lean {
                     if let Some((name_end, end)) = self.simple_attr_tag(lt + 1) {
                         let n = self.n_attrs.min(self.b.attrs.len());
+                        let name = self.text.ascii_name(lt + 1, name_end, &mut self.b.tag_name);
                         let tag = StartTag {
-                            name: self.slice(lt + 1, name_end),
+                            name,
                             attrs: self.b.attrs.get(..n).unwrap_or_default(),
                             self_closing: false,
                             span: (lt, end),
@@ -658,10 +828,10 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                         sink.start_tag(&tag);
                         return Some(end);
                     }
-                    None => return Some(bytes.len()),
+                    None => return Some(units.len()),
                 }
             }
-            Some(b'?') => after_gt(bytes, lt + 1), // bogus comment
+            Some(b'?') => after_gt(units, lt + 1), // bogus comment
             _ => return None,
         };
         self.flush(sink, text_start, lt);
@@ -673,9 +843,9 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
     /// `>`, or `None` for any other tag (read by [`Self::tag`]).
     #[inline]
     fn simple_tag(&self, from: usize) -> Option<usize> {
-        let rest = self.bytes.get(from..)?;
-        let n = rest.iter().take_while(|&&b| name_byte(b)).count();
-        (rest.get(n) == Some(&b'>')).then_some(from + n)
+        let rest = self.units.get(from..)?;
+        let n = rest.iter().take_while(|c| name_byte(c.byte())).count();
+        (byte_at(rest, n) == Some(b'>')).then_some(from + n)
     }
 
     /// The fast path for a start tag with plain attributes, in HTML mode (lean): a name as
@@ -685,48 +855,47 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
     /// the index after the `>`; `None` for any other tag (read by [`Self::tag`], which
     /// starts the slots over).
     fn simple_attr_tag(&mut self, from: usize) -> Option<(usize, usize)> {
-        let bytes = self.bytes;
-        let n = bytes
+        let units = self.units;
+        let text = self.text;
+        let n = units
             .get(from..)?
             .iter()
-            .take_while(|&&b| name_byte(b))
+            .take_while(|c| name_byte(c.byte()))
             .count();
         let name_end = from + n;
         let mut i = name_end;
         self.n_attrs = 0;
         loop {
-            match *bytes.get(i)? {
+            match self.at(i)? {
                 b'>' => return Some((name_end, i + 1)),
                 b' ' => i += 1,
                 _ => return None,
             }
-            let a_len = bytes
+            let a_len = units
                 .get(i..)?
                 .iter()
-                .take_while(|&&b| b.is_ascii_lowercase() || b == b'-')
+                .take_while(|c| matches!(c.byte(), b'a'..=b'z' | b'-'))
                 .count();
             let a_end = i + a_len;
-            if a_len == 0 || bytes.get(a_end..a_end + 2)? != b"=\"" {
+            if a_len == 0 || self.at(a_end) != Some(b'=') || self.at(a_end + 1) != Some(b'"') {
                 return None;
             }
             let v_start = a_end + 2;
-            let v_len = bytes
+            let v_len = units
                 .get(v_start..)?
                 .iter()
-                .position(|&b| matches!(b, b'"' | b'&' | b'\r' | 0))?;
+                .position(|c| matches!(c.byte(), b'"' | b'&' | b'\r' | 0))?;
             let v_end = v_start + v_len;
-            if bytes.get(v_end) != Some(&b'"') {
+            if self.at(v_end) != Some(b'"') {
                 return None;
             }
             self.new_attr();
-            let name = self.slice(i, a_end);
             if let Some(a) = self.cur_attr() {
-                a.name.push_str(name);
+                text.push_text(i, a_end, &mut a.name);
             }
             self.start_value();
-            let value = self.slice(v_start, v_end);
             if let Some(v) = self.cur_value() {
-                v.push_str(value);
+                text.push_text(v_start, v_end, v);
             }
             i = v_end + 1;
         }
@@ -782,7 +951,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
         let mut st = TagState::TagName;
         let mut i = from;
         loop {
-            let b = *self.bytes.get(i)?; // EOF in a tag: the tag is dropped
+            let b = self.at(i)?; // EOF in a tag: the tag is dropped
             let step = match st {
                 TagState::TagName
                 | TagState::BeforeAttrName
@@ -818,8 +987,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                 b'>' => Step::Done(i + 1, false),
                 _ => {
                     let end = self.run_end(i, |b| is_ws(b) || b == b'/' || b == b'>');
-                    let s = self.slice(i, end);
-                    push_name(&mut self.b.tag_name, s);
+                    self.text.push_name(i, end, &mut self.b.tag_name);
                     Step::At(st, end)
                 }
             },
@@ -846,9 +1014,9 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                 }
                 _ => {
                     let end = self.run_end(i, |b| is_ws(b) || matches!(b, b'/' | b'>' | b'='));
-                    let s = self.slice(i, end);
+                    let text = self.text;
                     if let Some(a) = self.cur_attr() {
-                        push_name(&mut a.name, s);
+                        text.push_name(i, end, &mut a.name);
                     }
                     Step::At(st, end)
                 }
@@ -891,7 +1059,7 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
                     if let Some(v) = self.cur_value() {
                         v.push('\n');
                     }
-                    let crlf = self.bytes.get(i + 1) == Some(&b'\n');
+                    let crlf = self.at(i + 1) == Some(b'\n');
                     Step::At(st, i + 1 + usize::from(crlf))
                 }
                 _ => {
@@ -929,23 +1097,26 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
 
     /// Appends `bytes[a..b]` to the current attribute's value.
     fn push_value(&mut self, a: usize, b: usize) {
-        let s = self.slice(a, b);
+        let text = self.text;
         if let Some(v) = self.cur_value() {
-            push_value(v, s);
+            text.push_value(a, b, v);
         }
     }
 
     /// The end of the run of bytes from `from` (which is not a stop byte) up to the first
     /// byte for which `stop` holds, or the end of the input. Stop bytes are all ASCII.
     fn run_end(&self, from: usize, stop: impl Fn(u8) -> bool) -> usize {
-        let rest = self.bytes.get(from..).unwrap_or_default();
-        from + rest.iter().position(|&b| stop(b)).unwrap_or(rest.len())
+        let rest = self.units.get(from..).unwrap_or_default();
+        from + rest
+            .iter()
+            .position(|c| stop(c.byte()))
+            .unwrap_or(rest.len())
     }
 
     /// A `&` at `amp` inside an attribute value: appends the reference's expansion (or the
     /// literal `&`) to the current value and returns the index to go on from.
     fn value_char_ref(&mut self, amp: usize) -> usize {
-        let found = char_ref(self.bytes, amp + 1, true);
+        let found = char_ref(self.units, amp + 1, true);
         let end = found.map_or(amp + 1, |(_, end)| end);
         if let Some(v) = self.cur_value() {
             match found {
@@ -998,7 +1169,155 @@ impl<'a, 'b> Tokenizer<'a, 'b> {
 
 #[cfg(test)]
 mod tests {
-    use super::find_special;
+    use super::*;
+
+    /// The token stream as the tokenizer's [`Sink`] sees it, positions in UTF-16 units
+    /// (`units` maps a source position to them).
+    struct Record<'u> {
+        units: &'u dyn Fn(usize) -> usize,
+        log: Vec<String>,
+    }
+
+    impl Sink for Record<'_> {
+        fn literal(&mut self, src: Src<'_>, from: usize, to: usize) {
+            let (a, b) = ((self.units)(from), (self.units)(to));
+            self.log
+                .push(format!("text {a}..{b} {:?}", src.text(from, to)));
+        }
+
+        fn newline(&mut self) {
+            self.log.push("newline".into());
+        }
+
+        fn char_ref(&mut self, text: &str) {
+            self.log.push(format!("ref {text:?}"));
+        }
+
+        fn start_tag(&mut self, tag: &StartTag<'_>) {
+            let (a, b) = ((self.units)(tag.span.0), (self.units)(tag.span.1));
+            let attrs: Vec<_> = tag.attrs.iter().map(|x| (&x.name, &x.value)).collect();
+            let closing = tag.self_closing;
+            self.log
+                .push(format!("<{} {attrs:?} {closing} {a}..{b}>", tag.name));
+        }
+
+        fn end_tag(&mut self, name: &str, span: (usize, usize)) {
+            let (a, b) = ((self.units)(span.0), (self.units)(span.1));
+            self.log.push(format!("</{name} {a}..{b}>"));
+        }
+    }
+
+    /// The tokens of `input` read as UTF-8 and as UTF-16, lean or not.
+    fn both(input: &str, lean: bool) -> (Vec<String>, Vec<String>) {
+        let mut unit_of = vec![0; input.len() + 1];
+        let mut u = 0;
+        for (k, c) in input.char_indices() {
+            unit_of[k] = u;
+            u += c.len_utf16();
+        }
+        unit_of[input.len()] = u;
+        let by_byte = |k: usize| unit_of[k.min(input.len())];
+        let same = |k: usize| k;
+        let mut a = Record {
+            units: &by_byte,
+            log: Vec::new(),
+        };
+        Tokenizer::new(input, &mut Buffers::default(), lean).run(&mut a);
+        let wide: Vec<u16> = input.encode_utf16().collect();
+        let mut b = Record {
+            units: &same,
+            log: Vec::new(),
+        };
+        Tokenizer::new(wide.as_slice(), &mut Buffers::default(), lean).run(&mut b);
+        (a.log, b.log)
+    }
+
+    /// The UTF-16 tokenizer gives the UTF-8 one's tokens (positions in UTF-16 units) on
+    /// random markup with non-ASCII text in every place a unit is read as a byte (H1): tag
+    /// and attribute names, values, references, comments; and a unit whose low byte is
+    /// markup (U+013C ends in `<`, U+0126 in `&`) is never taken for it.
+    #[test]
+    fn utf16_reads_what_utf8_reads_h1() {
+        let pieces = [
+            "<",
+            ">",
+            "</",
+            "/>",
+            "<b>",
+            "</b>",
+            "<p class=x>",
+            "<span style=\"color:red\">",
+            "<a href='x&amp;y'>",
+            "<é>",
+            "</é>",
+            "<x\u{13c}>",
+            "&",
+            "&amp;",
+            "&amp",
+            "&#x41;",
+            "&#1234567;",
+            "&notin;",
+            "&noti",
+            "\u{126}",
+            "\u{13c}",
+            "é",
+            "😀",
+            "\r",
+            "\r\n",
+            "\n",
+            " ",
+            "=",
+            "\"",
+            "'",
+            "<!--",
+            "-->",
+            "<!doctype x>",
+            "<?x>",
+            "\0",
+            "a",
+            "bc",
+            "<B CLASS=\"é\">",
+            "<input disabled>",
+            "<br/>",
+        ];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let input: String = (0..x % 16)
+                .map(|k| pieces[(x.rotate_left(k as u32 * 9) % pieces.len() as u64) as usize])
+                .collect();
+            for lean in [false, true] {
+                let (a, b) = both(&input, lean);
+                assert_eq!(a, b, "{input:?} lean {lean}");
+            }
+        }
+    }
+
+    /// The same over every input of the vendored html5lib tokenizer suites (H1).
+    #[test]
+    fn utf16_reads_the_html5lib_inputs_as_utf8_does_h1() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/html5lib/");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "test") {
+                continue;
+            }
+            let data: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            for case in data["tests"].as_array().unwrap() {
+                let input = case["input"].as_str().unwrap();
+                for lean in [false, true] {
+                    let (a, b) = both(input, lean);
+                    assert_eq!(a, b, "{input:?} lean {lean}");
+                }
+                n += 1;
+            }
+        }
+        assert!(n > 6000, "only {n} html5lib inputs read");
+    }
 
     /// The word-at-a-time search finds what a byte loop finds, at every alignment and with
     /// bytes next to the searched ones (`;`, `=`, `%`, `\x0c`, `\xa6`) that a wrong mask

@@ -82,7 +82,8 @@ impl<'v> Backticks<'v> {
         };
         add(from, current_end);
         for line in rest {
-            add(line.content.0, line.content.1);
+            let (start, end) = line.content();
+            add(start, end);
         }
         crate::sort::sort_u64(self.runs);
     }
@@ -108,7 +109,7 @@ pub(super) fn paragraph(
     // End of the code span being copied, when one spans lines.
     let mut code_until: Option<usize> = None;
     for (k, line) in lines.iter().enumerate() {
-        let (line_start, end) = line.content;
+        let (line_start, end) = line.content();
         let mut i = line_start;
         if let Some(stop) = code_until {
             i = stop.min(end);

@@ -3,6 +3,7 @@
 //! other line's prefix into line codes (P1–P4). The lines are read once, into records that
 //! both later passes walk.
 
+use crate::sort::sat32;
 use crate::source::Src;
 use crate::{StyleCode, StyleSet};
 
@@ -17,18 +18,30 @@ pub(super) enum LineKind {
     Text,
 }
 
-/// One line of the message. Positions are code units of the source.
+/// One line of the message, in 16 bytes (a message of short lines keeps one per line).
+/// Positions are code units of the source, which the parser holds under 4 GiB.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Line {
-    /// First unit of the line.
-    pub start: usize,
-    /// Content after the prefix (P1–P3), before the line break.
-    pub content: (usize, usize),
-    /// One past the line break (or the end of the message).
-    pub end: usize,
+    /// Content after the prefix (P1–P3), before the line break; a verbatim line's content
+    /// is the whole line.
+    content: (u32, u32),
+    /// Units of the line break after the content: 0 (the end of the message), 1 or 2.
+    brk: u8,
     pub kind: LineKind,
     /// Line codes of the prefix (P4), for `Text` lines.
     pub codes: StyleSet,
+}
+
+impl Line {
+    /// The content `start..end`.
+    pub(super) fn content(&self) -> (usize, usize) {
+        (self.content.0 as usize, self.content.1 as usize)
+    }
+
+    /// One past the line break (or the end of the message).
+    pub(super) fn end(&self) -> usize {
+        self.content.1 as usize + usize::from(self.brk)
+    }
 }
 
 /// Reads every line of `src` into `out` (cleared first), in order. One copy for both
@@ -51,9 +64,8 @@ pub(super) fn read_lines(src: Src<'_>, out: &mut Vec<Line>) {
             end: content_end,
         };
         let mut line = Line {
-            start,
-            content: (start, content_end),
-            end,
+            content: (sat32(start), sat32(content_end)),
+            brk: (end - content_end).min(2) as u8,
             kind: LineKind::Text,
             codes: StyleSet::EMPTY,
         };
@@ -67,10 +79,10 @@ pub(super) fn read_lines(src: Src<'_>, out: &mut Vec<Line>) {
             fence = Some(n);
         } else if raw.count(0, b' ') == raw.len() {
             line.kind = LineKind::Blank;
-            line.content = (content_end, content_end);
+            line.content.0 = line.content.1;
         } else {
             let (skip, codes) = prefix(raw);
-            line.content.0 = start + skip;
+            line.content.0 = sat32(start + skip);
             line.codes = codes;
         }
         out.push(line);
@@ -253,8 +265,9 @@ mod tests {
         let mut l = Vec::new();
         read_lines(Src::Utf8("a\r\n\r\nb\rc"), &mut l);
         assert_eq!(l.len(), 3);
-        assert_eq!((l[0].content, l[0].end), ((0, 1), 3));
+        assert_eq!((l[0].content(), l[0].end()), ((0, 1), 3));
         assert_eq!(l[1].kind, LineKind::Blank);
-        assert_eq!(l[2].content, (5, 8)); // a lone \r is content
+        assert_eq!(l[2].content(), (5, 8)); // a lone \r is content
+        assert_eq!(core::mem::size_of::<Line>(), 16);
     }
 }

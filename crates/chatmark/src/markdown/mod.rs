@@ -62,7 +62,7 @@ pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnosti
     let src = Src::Utf8(input);
     let mut out = FormattedBuilder::with_capacity(input.len(), 0);
     let notes = parse(src, true, &mut out);
-    (out.finish(), to_diagnostics_md(src, notes))
+    (out.finish(), to_diagnostics(src, notes))
 }
 
 /// Parses UTF-16 `input` in markdown mode, the text written as UTF-16 too: for hosts whose
@@ -126,16 +126,8 @@ pub fn parse_markdown_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, 
     let (text, text_styles) = b.finish_utf16();
     (
         FormattedUtf16 { text, text_styles },
-        to_diagnostics_md(src, notes),
+        to_diagnostics(src, notes),
     )
-}
-
-/// The L3 diagnostics of markdown mode: unmatched tags, kept as text.
-fn to_diagnostics_md(src: Src<'_>, notes: Vec<Note<()>>) -> Vec<Diagnostic> {
-    to_diagnostics(src, notes, |n, tag| match n.code {
-        DiagnosticCode::UnclosedTag => msg!("tag ", tag, " is never closed; kept as text"),
-        _ => msg!("closing tag ", tag, " has no opening tag; kept as text"),
-    })
 }
 
 /// The parser's working buffers, kept per thread and reused across calls so that a
@@ -195,7 +187,7 @@ thread_local! {
 
 /// Parses `src` into `out` with this thread's scratch buffers (fresh ones if they are in
 /// use); diagnostics are collected only when `notes` is asked for.
-fn parse(src: Src<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note<()>> {
+fn parse(src: Src<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
     if plain::is_plain(src) {
         out.plain(src);
         return Vec::new();
@@ -208,12 +200,7 @@ fn parse(src: Src<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note<()>>
     found
 }
 
-fn run(
-    src: Src<'_>,
-    s: &mut Scratch,
-    want_notes: bool,
-    out: &mut FormattedBuilder,
-) -> Vec<Note<()>> {
+fn run(src: Src<'_>, s: &mut Scratch, want_notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
     // Marks hold 32-bit positions: a message past 4 GiB (far beyond any limit) stays text.
     if u32::try_from(src.len()).is_err() {
         out.push_src(src, 0, src.len(), StyleSet::EMPTY);
@@ -240,17 +227,18 @@ fn run(
         match line.kind {
             LineKind::Verbatim => {
                 emit.out
-                    .push_src(src, line.start, line.end, StyleSet::EMPTY);
+                    .push_src(src, line.content().0, line.end(), StyleSet::EMPTY);
             }
             LineKind::Blank => {
                 emit.out
-                    .push_src(src, line.content.1, line.end, emit.inline);
+                    .push_src(src, line.content().1, line.end(), emit.inline);
             }
             LineKind::Text => {
                 emit.codes = line.codes;
-                emit.content(line.content.0, line.content.1);
+                let (start, end) = line.content();
+                emit.content(start, end);
                 emit.out
-                    .push_src(src, line.content.1, line.end, emit.inline);
+                    .push_src(src, line.content().1, line.end(), emit.inline);
             }
         }
     }
@@ -347,7 +335,7 @@ struct Emit<'a, 's, 'o> {
     /// The inline codes in force, and the current line's codes.
     inline: StyleSet,
     codes: StyleSet,
-    notes: Vec<Note<()>>,
+    notes: Vec<Note>,
     want_notes: bool,
 }
 
@@ -426,14 +414,19 @@ impl Emit<'_, '_, '_> {
         let Some(partner) = partner else {
             self.text(at, at + len);
             if self.want_notes && self.notes.len() < crate::utf16::MAX_DIAGNOSTICS {
+                // L3: unmatched tags are kept as text
+                let text = self.src.text(at, at + len);
+                let (code, message) = if closing {
+                    let m = msg!("closing tag ", &*text, " has no opening tag; kept as text");
+                    (DiagnosticCode::UnmatchedClosingTag, m)
+                } else {
+                    let m = msg!("tag ", &*text, " is never closed; kept as text");
+                    (DiagnosticCode::UnclosedTag, m)
+                };
                 self.notes.push(Note {
                     span: Span::new(at, at + len),
-                    code: if closing {
-                        DiagnosticCode::UnmatchedClosingTag
-                    } else {
-                        DiagnosticCode::UnclosedTag
-                    },
-                    detail: (),
+                    code,
+                    message,
                 });
             }
             return at + len;

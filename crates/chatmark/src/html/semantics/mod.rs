@@ -65,10 +65,12 @@ mod tests;
 
 use super::names::Names;
 use super::token::{StartTag, TokenSink};
+use super::tokenizer::Sink;
 use super::tokenizer::{load8, zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
 use crate::sort::sat32;
+use crate::source::{units, Src, Unit};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet};
@@ -220,38 +222,47 @@ impl Out {
     }
 
     #[inline]
-    /// Appends `s` with `style`; `has_line` says whether `style` has line codes.
-    fn push(&mut self, s: &str, style: StyleSet, has_line: bool) {
-        // a UTF-16 builder counts the units as it writes them
-        if self.b.writes_utf16() {
-            let (_, breaks) = scan::<false>(s.as_bytes(), has_line);
-            if self.cr.is_none() && !breaks {
-                self.b.push_str(s, style);
-                return;
+    /// Appends `a..b` of `src` with `style`; `has_line` says whether `style` has line codes.
+    fn push(&mut self, src: Src<'_>, a: usize, b: usize, style: StyleSet, has_line: bool) {
+        let breaks = match src {
+            // a UTF-16 builder counts the units as it writes them
+            Src::Utf8(s) if !self.b.writes_utf16() => {
+                let s = s.get(a..b).unwrap_or_default();
+                let (units, breaks) = scan::<true>(s.as_bytes(), has_line);
+                if self.cr.is_none() && !breaks {
+                    self.b.push_str_units(s, units, style);
+                    return;
+                }
+                breaks
             }
-        } else {
-            let (units, breaks) = scan::<true>(s.as_bytes(), has_line);
-            if self.cr.is_none() && !breaks {
-                self.b.push_str_units(s, units, style);
-                return;
+            Src::Utf8(s) => scan::<false>(s.get(a..b).unwrap_or_default().as_bytes(), has_line).1,
+            Src::Utf16(u) => {
+                let nl = if has_line { 0x0a } else { 0x0d };
+                let units = u.get(a..b).unwrap_or_default();
+                units.iter().any(|&c| c == 0x0d || c == nl)
             }
+        };
+        if self.cr.is_none() && !breaks {
+            self.b.push_src(src, a, b, style);
+            return;
         }
-        self.push_lines(s, style);
+        self.push_lines(src, a, b, style);
     }
 
     #[inline(never)]
-    fn push_lines(&mut self, s: &str, style: StyleSet) {
-        let mut rest = s;
-        while !rest.is_empty() {
-            let n = rest.find(['\r', '\n']).unwrap_or(rest.len());
-            let (plain, tail) = rest.split_at_checked(n).unwrap_or((rest, ""));
-            if !plain.is_empty() {
+    fn push_lines(&mut self, src: Src<'_>, a: usize, b: usize, style: StyleSet) {
+        let mut at = a;
+        while at < b {
+            let n = match (src.find(at, b, b'\r'), src.find(at, b, b'\n')) {
+                (Some(r), Some(n)) => r.min(n),
+                (r, n) => r.or(n).unwrap_or(b),
+            };
+            if n > at {
                 self.flush_cr(false);
-                self.b.push_str(plain, style);
+                self.b.push_src(src, at, n, style);
             }
-            let mut chars = tail.chars();
-            match chars.next() {
-                Some('\n') => {
+            match src.byte(n).filter(|_| n < b) {
+                Some(b'\n') => {
                     self.flush_cr(true);
                     self.b.push_char('\n', style.without_line_codes());
                 }
@@ -261,7 +272,7 @@ impl Out {
                 }
                 None => {}
             }
-            rest = chars.as_str();
+            at = n + 1;
         }
     }
 }
@@ -335,13 +346,14 @@ fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
 }
 
 /// Counts `<` and `\n` bytes (vectorised: byte-wide counters per 128-byte chunk).
-fn count_lt_nl(bytes: &[u8]) -> (usize, usize) {
+fn count_lt_nl<U: Unit + PartialEq + From<u8>>(units: &[U]) -> (usize, usize) {
+    let (lt_unit, nl_unit) = (U::from(b'<'), U::from(b'\n'));
     let (mut lt, mut nl) = (0, 0);
-    for chunk in bytes.chunks(128) {
-        let (a, b) = chunk.iter().fold((0u8, 0u8), |(a, b), &x| {
+    for chunk in units.chunks(128) {
+        let (a, b) = chunk.iter().fold((0u8, 0u8), |(a, b), x| {
             (
-                a.wrapping_add(u8::from(x == b'<')),
-                b.wrapping_add(u8::from(x == b'\n')),
+                a.wrapping_add(u8::from(*x == lt_unit)),
+                b.wrapping_add(u8::from(*x == nl_unit)),
             )
         });
         lt += usize::from(a);
@@ -353,7 +365,7 @@ fn count_lt_nl(bytes: &[u8]) -> (usize, usize) {
 /// The HTML-mode semantics (spec section 3) as a [`TokenSink`].
 #[derive(Debug)]
 pub(crate) struct Semantics<'a, 's> {
-    input: &'a str,
+    input: Src<'a>,
     out: Out,
     s: &'s mut Scratch,
     list_depth: usize,
@@ -369,7 +381,7 @@ pub(crate) struct Semantics<'a, 's> {
     want_notes: bool,
     /// Diagnostics found while reading (at most [`MAX_DIAGNOSTICS`], in source order),
     /// converted to UTF-16 positions at `finish`.
-    diags: Vec<Note<String>>,
+    diags: Vec<Note>,
 }
 
 /// The top live entry of a lazy slot stack, popping tombstones.
@@ -387,7 +399,7 @@ impl<'a, 's> Semantics<'a, 's> {
     /// Semantics for `input` over `scratch` (emptied first), writing into `out`; diagnostics
     /// are collected when `want_notes`.
     pub(crate) fn new(
-        input: &'a str,
+        input: Src<'a>,
         scratch: &'s mut Scratch,
         want_notes: bool,
         mut out: FormattedBuilder,
@@ -400,7 +412,7 @@ impl<'a, 's> Semantics<'a, 's> {
         // the count: one run per 16 bytes is plenty there, and the arena is scratch.
         let runs = input.len() / 16 + 1;
         let runs = if input.len() > Scratch::KEEP {
-            let (lt, nl) = count_lt_nl(input.as_bytes());
+            let (lt, nl) = units!(input, u => count_lt_nl(u));
             scratch.elems.reserve_exact(lt);
             runs.min(lt + nl + 1)
         } else {
@@ -455,7 +467,7 @@ impl<'a, 's> Semantics<'a, 's> {
                 self.diags.push(Note {
                     span: Span::new(e.start as usize, e.end as usize),
                     code: DiagnosticCode::UnclosedTag,
-                    detail: msg!(
+                    message: msg!(
                         "<",
                         name,
                         "> is never closed; it was closed at the end of the message"
@@ -464,8 +476,7 @@ impl<'a, 's> Semantics<'a, 's> {
             }
         }
         let diags = std::mem::take(&mut self.diags);
-        let diagnostics =
-            to_diagnostics(crate::source::Src::Utf8(self.input), diags, |n, _| n.detail);
+        let diagnostics = to_diagnostics(self.input, diags);
         (self.out.b, diagnostics)
     }
 
@@ -481,7 +492,7 @@ impl<'a, 's> Semantics<'a, 's> {
             self.diags.push(Note {
                 span: Span::new(span.0, span.1),
                 code,
-                detail: message(),
+                message: message(),
             });
         }
     }
@@ -521,9 +532,20 @@ impl<'a, 's> Semantics<'a, 's> {
         }
     }
 
-    fn space(&mut self, s: &str, droppable: bool) {
+    /// Whitespace `a..b` of `src` (ASCII, H6) joins the pending run.
+    fn space(&mut self, src: Src<'_>, a: usize, b: usize, droppable: bool) {
         let start = sat32(self.s.pending_text.len());
-        self.s.pending_text.push_str(s);
+        let text = &mut self.s.pending_text;
+        match src {
+            Src::Utf8(t) => text.push_str(t.get(a..b).unwrap_or_default()),
+            // H6 whitespace is ASCII
+            Src::Utf16(u) => text.extend(
+                u.get(a..b)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&c| char::from(c.min(0x7f) as u8)),
+            ),
+        }
         let style = self.style();
         self.s.pending.push(Pending::Space {
             start,
@@ -562,12 +584,10 @@ impl<'a, 's> Semantics<'a, 's> {
                         newline_before_content(&mut self.out);
                         need_newline = false;
                     }
-                    let piece = s
-                        .pending_text
-                        .get(start as usize..end as usize)
-                        .unwrap_or("");
                     let has_line = style.without_line_codes() != style;
-                    self.out.push(piece, style, has_line);
+                    let text = Src::Utf8(&s.pending_text);
+                    self.out
+                        .push(text, start as usize, end as usize, style, has_line);
                 }
             }
         }
@@ -579,48 +599,36 @@ impl<'a, 's> Semantics<'a, 's> {
         self.pending_boundary = false;
     }
 
-    /// Text from the source: whitespace joins the pending run, anything else is content.
+    /// Text `a..b` of `src`: whitespace joins the pending run, anything else is content.
     #[inline]
-    fn feed(&mut self, s: &str, typed: bool) {
+    fn feed(&mut self, src: Src<'_>, a: usize, b: usize, typed: bool) {
         let droppable = typed && self.pre_depth == 0;
         // Whitespace between two non-whitespace characters of one chunk can never reach a
         // boundary (H6: the walk stops at text), so only the chunk's edges go through the
         // pending run and the middle is content as a whole: no per-word work. The H6
-        // whitespace is ASCII, so the edges are found on bytes.
-        let bytes = s.as_bytes();
-        let Some(first) = bytes.iter().position(|&b| !is_space(b)) else {
-            if !s.is_empty() {
-                self.space(s, droppable);
+        // whitespace is ASCII, so the edges are found on units read as bytes.
+        let Some((first, last)) = content_edges(src, a, b) else {
+            if b > a {
+                self.space(src, a, b, droppable);
             }
             return;
         };
-        let last = bytes
-            .iter()
-            .rposition(|&b| !is_space(b))
-            .map_or(s.len(), |k| k + 1);
         if self.s.pending.is_empty() {
             // Nothing pending: leading whitespace would join the run and be resolved by
             // this content at once, with the same style, so it goes out with it.
-            if let Some(content) = s.get(..last) {
-                let style = self.style();
-                self.out.push(content, style, !self.line.is_empty());
-            }
+            let style = self.style();
+            self.out.push(src, a, last, style, !self.line.is_empty());
         } else {
-            if first > 0 {
-                if let Some(ws) = s.get(..first) {
-                    self.space(ws, droppable);
-                }
+            if first > a {
+                self.space(src, a, first, droppable);
             }
-            if let Some(content) = s.get(first..last) {
-                self.resolve_pending(false);
-                let style = self.style();
-                self.out.push(content, style, !self.line.is_empty());
-            }
+            self.resolve_pending(false);
+            let style = self.style();
+            self.out
+                .push(src, first, last, style, !self.line.is_empty());
         }
-        if last < s.len() {
-            if let Some(ws) = s.get(last..) {
-                self.space(ws, droppable);
-            }
+        if last < b {
+            self.space(src, last, b, droppable);
         }
     }
 
@@ -779,19 +787,63 @@ impl<'a, 's> Semantics<'a, 's> {
     }
 }
 
-impl TokenSink for Semantics<'_, '_> {
+/// The first and one past the last unit of `a..b` of `src` that is not H6 whitespace, if
+/// any.
+#[inline]
+fn content_edges(src: Src<'_>, a: usize, b: usize) -> Option<(usize, usize)> {
+    fn edges<U: Unit>(units: &[U], a: usize) -> Option<(usize, usize)> {
+        let first = units.iter().position(|c| !is_space(c.byte()))?;
+        let last = units.iter().rposition(|c| !is_space(c.byte()))?;
+        Some((a + first, a + last + 1))
+    }
+    units!(src, u => edges(u.get(a..b).unwrap_or_default(), a))
+}
+
+impl Semantics<'_, '_> {
+    /// Typed text `a..b` of `src`.
     #[inline]
-    fn text(&mut self, text: &str) {
-        if text.is_empty() {
+    fn literal_text(&mut self, src: Src<'_>, mut a: usize, b: usize) {
+        if b <= a {
             return;
         }
-        let mut text = text;
         if self.after_br {
             // H7: the first typed line break after a `br`, with only tags between, goes.
             self.after_br = false;
-            text = text.strip_prefix('\n').unwrap_or(text);
+            if src.byte(a) == Some(b'\n') {
+                a += 1;
+            }
         }
-        self.feed(text, true);
+        self.feed(src, a, b, true);
+    }
+}
+
+impl Sink for Semantics<'_, '_> {
+    #[inline]
+    fn literal(&mut self, src: Src<'_>, from: usize, to: usize) {
+        self.literal_text(src, from, to);
+    }
+
+    fn newline(&mut self) {
+        self.literal_text(Src::Utf8("\n"), 0, 1);
+    }
+
+    fn char_ref(&mut self, text: &str) {
+        TokenSink::char_ref(self, text);
+    }
+
+    fn start_tag(&mut self, tag: &StartTag<'_>) {
+        TokenSink::start_tag(self, tag);
+    }
+
+    fn end_tag(&mut self, name: &str, span: (usize, usize)) {
+        TokenSink::end_tag(self, name, span);
+    }
+}
+
+impl TokenSink for Semantics<'_, '_> {
+    #[inline]
+    fn text(&mut self, text: &str) {
+        self.literal_text(Src::Utf8(text), 0, text.len());
     }
 
     fn char_ref(&mut self, text: &str) {
@@ -799,7 +851,7 @@ impl TokenSink for Semantics<'_, '_> {
             return;
         }
         self.after_br = false;
-        self.feed(text, false);
+        self.feed(Src::Utf8(text), 0, text.len(), false);
     }
 
     fn start_tag(&mut self, tag: &StartTag<'_>) {

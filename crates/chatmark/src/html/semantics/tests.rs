@@ -84,13 +84,13 @@ fn html_diagnostic_spans_inside_a_character_round_down() {
     let input = "\u{e9}\u{1F600}x";
     let mut scratch = Scratch::default();
     let mut sem = Semantics::new(
-        input,
+        Src::Utf8(input),
         &mut scratch,
         true,
         FormattedBuilder::with_capacity(0, 0),
     );
-    sem.end_tag("b", (1, 4));
-    sem.end_tag("i", (3, 99));
+    TokenSink::end_tag(&mut sem, "b", (1, 4));
+    TokenSink::end_tag(&mut sem, "i", (3, 99));
     let (_, d) = sem.finish();
     let got: Vec<_> = d.iter().map(|x| (x.start, x.len)).collect();
     assert_eq!(got, [(0, 1), (1, 3)]);
@@ -176,7 +176,7 @@ fn html_never_panics_on_token_sequences() {
         let input: String = (0..24).map(|_| rng.pick(&TEXT)).collect();
         let mut scratch = Scratch::default();
         let mut sem = Semantics::new(
-            &input,
+            Src::Utf8(&input),
             &mut scratch,
             true,
             FormattedBuilder::with_capacity(0, 0),
@@ -196,16 +196,19 @@ fn html_never_panics_on_token_sequences() {
                         },
                     ];
                     let k = (rng.next() % 3) as usize;
-                    sem.start_tag(&StartTag {
-                        name: rng.pick(&NAMES),
-                        attrs: &attrs[..k.min(2)],
-                        self_closing: rng.next() % 2 == 0,
-                        span,
-                    });
+                    TokenSink::start_tag(
+                        &mut sem,
+                        &StartTag {
+                            name: rng.pick(&NAMES),
+                            attrs: &attrs[..k.min(2)],
+                            self_closing: rng.next() % 2 == 0,
+                            span,
+                        },
+                    );
                 }
-                1 => sem.end_tag(rng.pick(&NAMES), span),
-                2 => sem.char_ref(rng.pick(&TEXT)),
-                _ => sem.text(rng.pick(&TEXT)),
+                1 => TokenSink::end_tag(&mut sem, rng.pick(&NAMES), span),
+                2 => TokenSink::char_ref(&mut sem, rng.pick(&TEXT)),
+                _ => TokenSink::text(&mut sem, rng.pick(&TEXT)),
             }
         }
         let (f, d) = sem.finish();
