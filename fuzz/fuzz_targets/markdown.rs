@@ -5,14 +5,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-/// The UTF-16 parse of `units` equals the UTF-8 parse of their lossy decoding.
-fn same_from_utf16(units: &[u16]) {
-    let text = String::from_utf16_lossy(units);
-    let (want, want_diags) = chatmark::parse_markdown_with_diagnostics(&text);
-    let (got, got_diags) = chatmark::parse_markdown_utf16_with_diagnostics(units);
-    assert_eq!(got.to_formatted(), want, "UTF-16 {units:?}");
-    assert_eq!(got_diags, want_diags, "UTF-16 diagnostics {units:?}");
-}
+#[path = "common/utf16.rs"]
+mod utf16;
 
 fuzz_target!(|data: &[u8]| {
     let input = String::from_utf8_lossy(data);
@@ -28,11 +22,10 @@ fuzz_target!(|data: &[u8]| {
     );
     let units = chatmark::utf16_len(&input);
     assert!(diags.iter().all(|d| d.start + d.len <= units), "L3 positions");
-    let utf16: Vec<u16> = input.encode_utf16().collect();
-    same_from_utf16(&utf16);
-    let raw: Vec<u16> = data
-        .chunks_exact(2)
-        .map(|p| u16::from_le_bytes([p[0], p[1]]))
-        .collect();
-    same_from_utf16(&raw);
+    utf16::check(
+        data,
+        &input,
+        chatmark::parse_markdown_with_diagnostics,
+        chatmark::parse_markdown_utf16_with_diagnostics,
+    );
 });

@@ -6,7 +6,7 @@
 
 use crate::source::Src;
 use crate::utf16::{push_utf16, utf16_len};
-use crate::{Formatted, StyleSet, TextStyle};
+use crate::{Formatted, FormattedUtf16, StyleSet, TextStyle};
 
 /// Builds canonical runs from consecutive spans of UTF-16 units, each with one style set.
 #[derive(Debug, Default)]
@@ -110,25 +110,27 @@ impl FormattedBuilder {
         }
     }
 
-    /// A UTF-16 builder writing into `text` and `runs`, cleared (their capacity is
-    /// reused), with room for `units` more units and `more_runs` more runs.
-    pub(crate) fn utf16(
-        mut text: Vec<u16>,
-        mut runs: Vec<TextStyle>,
+    /// Runs `parse` with a UTF-16 builder over `out`'s buffers (emptied; their capacity is
+    /// reused, with room for `units` more units) and leaves what it built in `out`: the one
+    /// shape of every UTF-16 entry point.
+    pub(crate) fn utf16_into(
+        out: &mut FormattedUtf16,
         units: usize,
-        more_runs: usize,
-    ) -> Self {
+        parse: impl FnOnce(FormattedBuilder) -> FormattedBuilder,
+    ) {
+        let mut text = core::mem::take(&mut out.text);
+        let mut runs = core::mem::take(&mut out.text_styles);
         text.clear();
         text.reserve(units);
         runs.clear();
-        runs.reserve(more_runs);
-        FormattedBuilder {
+        let b = parse(FormattedBuilder {
             text: TextBuf::Utf16(text),
             runs: RunBuilder {
                 runs,
                 ..RunBuilder::default()
             },
-        }
+        });
+        (out.text, out.text_styles) = b.finish_utf16();
     }
 
     /// Appends `s`, whose length in UTF-16 units the caller has counted (`units`), styled

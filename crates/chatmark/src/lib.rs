@@ -37,6 +37,11 @@ mod style;
 mod utf16;
 mod vocab;
 
+/// The one seeded generator of the test suites, shared with the integration tests.
+#[cfg(test)]
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 #[cfg(feature = "html")]
 pub use html::{
     parse_html, parse_html_utf16, parse_html_utf16_into, parse_html_utf16_with_diagnostics,

@@ -134,17 +134,10 @@ fn permute(order: &[u64], swap: &mut dyn FnMut(usize, usize)) {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift), so the cases need no dependency.
+    /// `n` keys from the test suites' seeded generator, masked.
     fn keys(n: usize, seed: u64, mask: u64) -> Vec<u64> {
-        let mut x = seed | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x & mask
-            })
-            .collect()
+        let mut rng = crate::rng::Rng(seed | 1);
+        (0..n).map(|_| rng.next() & mask).collect()
     }
 
     #[test]

@@ -236,14 +236,9 @@ mod tests {
             "\u{80}",
             "ijklmnopq",
         ];
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rng = crate::rng::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..5000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let s: String = (0..x % 12)
-                .map(|k| pieces[(x.rotate_left(k as u32 * 5) % pieces.len() as u64) as usize])
-                .collect();
+            let s = rng.text(12, &pieces, &[], 1);
             let mut out = Vec::new();
             assert_eq!(push_utf16(&mut out, &s), utf16_len(&s));
             assert_eq!(out, s.encode_utf16().collect::<Vec<u16>>(), "{s:?}");

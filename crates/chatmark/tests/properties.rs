@@ -34,6 +34,11 @@ fn markupish() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
+/// A dialect's UTF-8 parse with diagnostics, its UTF-16 one, and its UTF-16 `_into` form.
+type Utf8Parse = dyn Fn(&str) -> (Formatted, Vec<chatmark::Diagnostic>);
+type Utf16Parse = dyn Fn(&[u16]) -> (chatmark::FormattedUtf16, Vec<chatmark::Diagnostic>);
+type Utf16Into = dyn Fn(&[u16], &mut chatmark::FormattedUtf16);
+
 fn is_subsequence(small: &str, big: &str) -> bool {
     let mut it = big.chars();
     small.chars().all(|c| it.any(|b| b == c))
@@ -67,10 +72,11 @@ proptest! {
         prop_assert!(markup_only_removed(&f.text, &input), "{:?} -> {:?}", input, f.text);
     }
 
-    /// The UTF-16 entry points read a message as the UTF-8 ones do: same text, runs and
-    /// diagnostics (one parser, two encodings); a lone surrogate reads as U+FFFD (L2).
+    /// The UTF-16 entry points read a message as the UTF-8 ones do, in both dialects: same
+    /// text, runs and diagnostics (one parser, two encodings); a lone surrogate reads as
+    /// U+FFFD (L2); the `_into` forms give the same over reused buffers.
     #[test]
-    fn markdown_reads_utf16_as_it_reads_utf8(
+    fn both_dialects_read_utf16_as_they_read_utf8(
         input in markupish(),
         lone in prop::collection::vec((0usize..64, prop::sample::select(vec![0xd800u16, 0xdbff, 0xdc00, 0xdfff])), 0..3),
     ) {
@@ -79,33 +85,24 @@ proptest! {
             units.insert(at.min(units.len()), u);
         }
         let text = String::from_utf16_lossy(&units);
-        let (want, want_diags) = chatmark::parse_markdown_with_diagnostics(&text);
-        let (got, got_diags) = chatmark::parse_markdown_utf16_with_diagnostics(&units);
-        prop_assert_eq!(got.to_formatted(), want, "{:?}", units);
-        prop_assert_eq!(got_diags, want_diags, "{:?}", units);
-        let mut reused = chatmark::parse_markdown_utf16(&[u16::from(b'*'); 3]);
-        chatmark::parse_markdown_utf16_into(&units, &mut reused);
-        prop_assert_eq!(reused, got);
-    }
-
-    /// The same for HTML mode (H1, L2).
-    #[test]
-    fn html_reads_utf16_as_it_reads_utf8(
-        input in markupish(),
-        lone in prop::collection::vec((0usize..64, prop::sample::select(vec![0xd800u16, 0xdbff, 0xdc00, 0xdfff])), 0..3),
-    ) {
-        let mut units: Vec<u16> = input.encode_utf16().collect();
-        for (at, u) in lone {
-            units.insert(at.min(units.len()), u);
+        let own = |t: &str| chatmark::html::parse_html_with(t, chatmark::html::Backend::Own);
+        let checks: [(&Utf8Parse, &Utf16Parse, &Utf16Into); 2] = [
+            (
+                &chatmark::parse_markdown_with_diagnostics,
+                &chatmark::parse_markdown_utf16_with_diagnostics,
+                &chatmark::parse_markdown_utf16_into,
+            ),
+            (&own, &chatmark::parse_html_utf16_with_diagnostics, &chatmark::parse_html_utf16_into),
+        ];
+        for (utf8, utf16, into) in checks {
+            let (want, want_diags) = utf8(&text);
+            let (got, got_diags) = utf16(&units);
+            prop_assert_eq!(got.to_formatted(), want, "{:?}", units);
+            prop_assert_eq!(got_diags, want_diags, "{:?}", units);
+            let mut reused = chatmark::parse_markdown_utf16(&[u16::from(b'*'); 3]);
+            into(&units, &mut reused);
+            prop_assert_eq!(reused, got);
         }
-        let text = String::from_utf16_lossy(&units);
-        let (want, want_diags) = chatmark::html::parse_html_with(&text, chatmark::html::Backend::Own);
-        let (got, got_diags) = chatmark::parse_html_utf16_with_diagnostics(&units);
-        prop_assert_eq!(got.to_formatted(), want, "{:?}", units);
-        prop_assert_eq!(got_diags, want_diags, "{:?}", units);
-        let mut reused = chatmark::parse_html_utf16(&[u16::from(b'<'), u16::from(b'b'), u16::from(b'>')]);
-        chatmark::parse_html_utf16_into(&units, &mut reused);
-        prop_assert_eq!(reused, got);
     }
 
     #[test]

@@ -85,71 +85,65 @@ fn every_vector_file_passes() {
     );
 }
 
-/// Every markdown text of the vector files through the UTF-16 entry points: the same text,
-/// runs and diagnostics as through UTF-8, which the test above checks against the vectors.
-#[test]
-fn every_markdown_vector_reads_alike_from_utf16() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-    let mut total = 0;
-    for file in FILES {
-        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
-        for line in data.lines().filter(|l| !l.trim().is_empty()) {
-            let v: Value = serde_json::from_str(line).unwrap();
-            let input = &v["input"];
-            let markdown = input["parse_mode"]
-                .as_str()
-                .is_some_and(|m| m.eq_ignore_ascii_case("markdown"));
-            let Some(text) = input["text"].as_str().filter(|_| markdown) else {
-                continue;
-            };
-            let units: Vec<u16> = text.encode_utf16().collect();
-            let (want, want_diags) = chatmark::parse_markdown_with_diagnostics(text);
-            let (got, got_diags) = chatmark::parse_markdown_utf16_with_diagnostics(&units);
-            assert_eq!(got.to_formatted(), want, "{file} {}", v["id"]);
-            assert_eq!(got_diags, want_diags, "{file} {}", v["id"]);
-            assert_eq!(
-                chatmark::parse_markdown_utf16(&units),
-                got,
-                "{file} {}",
-                v["id"]
-            );
-            total += 1;
-        }
-    }
-    assert!(total > 200, "too few markdown vectors read: {total}");
+/// A dialect's name, its UTF-8 parse (the own tokenizer for HTML) and its UTF-16 entry
+/// points, with and without diagnostics.
+type Dialect = (
+    &'static str,
+    fn(&str) -> (chatmark::Formatted, Vec<chatmark::Diagnostic>),
+    fn(&[u16]) -> (chatmark::FormattedUtf16, Vec<chatmark::Diagnostic>),
+    fn(&[u16]) -> chatmark::FormattedUtf16,
+);
+
+fn html_own(text: &str) -> (chatmark::Formatted, Vec<chatmark::Diagnostic>) {
+    chatmark::html::parse_html_with(text, chatmark::html::Backend::Own)
 }
 
-/// Every HTML text of the vector files through the UTF-16 entry points: the same text, runs
-/// and diagnostics as through UTF-8 with the same (own) tokenizer.
+/// Every markdown and HTML text of the vector files through the UTF-16 entry points: the
+/// same text, runs and diagnostics as through UTF-8, which the test above checks against
+/// the vectors.
 #[test]
-fn every_html_vector_reads_alike_from_utf16() {
+fn every_vector_text_reads_alike_from_utf16() {
+    let dialects: [Dialect; 2] = [
+        (
+            "markdown",
+            chatmark::parse_markdown_with_diagnostics,
+            chatmark::parse_markdown_utf16_with_diagnostics,
+            chatmark::parse_markdown_utf16,
+        ),
+        (
+            "html",
+            html_own,
+            chatmark::parse_html_utf16_with_diagnostics,
+            chatmark::parse_html_utf16,
+        ),
+    ];
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
-    let mut total = 0;
+    let mut total = [0; 2];
     for file in FILES {
         let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
         for line in data.lines().filter(|l| !l.trim().is_empty()) {
             let v: Value = serde_json::from_str(line).unwrap();
             let input = &v["input"];
-            let html = input["parse_mode"]
-                .as_str()
-                .is_some_and(|m| m.eq_ignore_ascii_case("html"));
-            let Some(text) = input["text"].as_str().filter(|_| html) else {
+            let (Some(text), Some(mode)) = (input["text"].as_str(), input["parse_mode"].as_str())
+            else {
                 continue;
             };
-            let units: Vec<u16> = text.encode_utf16().collect();
-            let (want, want_diags) =
-                chatmark::html::parse_html_with(text, chatmark::html::Backend::Own);
-            let (got, got_diags) = chatmark::parse_html_utf16_with_diagnostics(&units);
-            assert_eq!(got.to_formatted(), want, "{file} {}", v["id"]);
-            assert_eq!(got_diags, want_diags, "{file} {}", v["id"]);
-            assert_eq!(
-                chatmark::parse_html_utf16(&units),
-                got,
-                "{file} {}",
-                v["id"]
-            );
-            total += 1;
+            for (k, &(name, utf8, utf16, plain16)) in dialects.iter().enumerate() {
+                if !mode.eq_ignore_ascii_case(name) {
+                    continue;
+                }
+                let units: Vec<u16> = text.encode_utf16().collect();
+                let (want, want_diags) = utf8(text);
+                let (got, got_diags) = utf16(&units);
+                assert_eq!(got.to_formatted(), want, "{file} {}", v["id"]);
+                assert_eq!(got_diags, want_diags, "{file} {}", v["id"]);
+                assert_eq!(plain16(&units), got, "{file} {}", v["id"]);
+                total[k] += 1;
+            }
         }
     }
-    assert!(total > 200, "too few HTML vectors read: {total}");
+    assert!(
+        total.iter().all(|&n| n > 200),
+        "too few vectors read: {total:?}"
+    );
 }

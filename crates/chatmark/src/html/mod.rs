@@ -191,11 +191,9 @@ pub fn parse_html_utf16(input: &[u16]) -> FormattedUtf16 {
 /// ```
 pub fn parse_html_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
     let input = well_formed(input);
-    let text = core::mem::take(&mut out.text);
-    let runs = core::mem::take(&mut out.text_styles);
-    let b = FormattedBuilder::utf16(text, runs, input.len(), 0);
-    let (b, _) = parse_into(&*input, Backend::Own, false, b);
-    (out.text, out.text_styles) = b.finish_utf16();
+    FormattedBuilder::utf16_into(out, input.len(), |b| {
+        parse_into(&*input, Backend::Own, false, b).0
+    });
 }
 
 /// [`parse_html_utf16`] with the diagnostics too, positions in units of `input` (L3).
@@ -210,10 +208,13 @@ pub fn parse_html_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
 /// ```
 pub fn parse_html_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
     let input = well_formed(input);
-    let b = FormattedBuilder::utf16(Vec::new(), Vec::new(), input.len(), 0);
-    let (b, diagnostics) = parse_into(&*input, Backend::Own, true, b);
-    let (text, text_styles) = b.finish_utf16();
-    (FormattedUtf16 { text, text_styles }, diagnostics)
+    let (mut out, mut diagnostics) = (FormattedUtf16::default(), Vec::new());
+    FormattedBuilder::utf16_into(&mut out, input.len(), |b| {
+        let (b, d) = parse_into(&*input, Backend::Own, true, b);
+        diagnostics = d;
+        b
+    });
+    (out, diagnostics)
 }
 
 #[cfg(test)]
@@ -241,21 +242,10 @@ mod tests {
             "\r",
             "<!-- x -->",
         ];
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
         let mut taken = 0;
         for _ in 0..20_000 {
-            let mut text = String::new();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            for k in 0..(x % 24) {
-                let r = x.rotate_left(k as u32 * 7) ^ k.wrapping_mul(0x9E37_79B9);
-                text.push_str(if r % 11 == 0 {
-                    markup[(r / 11 % markup.len() as u64) as usize]
-                } else {
-                    pieces[(r % pieces.len() as u64) as usize]
-                });
-            }
+            let text = rng.text(24, &pieces, &markup, 11);
             if !is_text_only(text.as_bytes()) {
                 assert!(text.contains(['<', '&', '\r']), "{text:?}");
                 continue;
@@ -305,14 +295,9 @@ mod tests {
             "<h1>",
             "<blockquote>",
         ];
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..5000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let text: String = (0..x % 20)
-                .map(|k| pieces[(x.rotate_left(k as u32 * 5) % pieces.len() as u64) as usize])
-                .collect();
+            let text = rng.text(20, &pieces, &[], 1);
             assert_eq!(
                 parse_through_utf16(&text, true),
                 parse(&text, Backend::Own, true),

@@ -1280,14 +1280,9 @@ mod tests {
             "<input disabled>",
             "<br/>",
         ];
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rng = crate::rng::Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let input: String = (0..x % 16)
-                .map(|k| pieces[(x.rotate_left(k as u32 * 9) % pieces.len() as u64) as usize])
-                .collect();
+            let input = rng.text(16, &pieces, &[], 1);
             for lean in [false, true] {
                 let (a, b) = both(&input, lean);
                 assert_eq!(a, b, "{input:?} lean {lean}");
@@ -1325,19 +1320,15 @@ mod tests {
     #[test]
     fn find_special_agrees_with_a_byte_loop() {
         let alphabet = b"ab;<=&%\r\x0c\n\xa6\xbc\x8d";
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let len = (x % 40) as usize;
+            let len = rng.below(40);
             let hay: Vec<u8> = (0..len)
-                .map(|k| {
-                    let r = (x >> (k % 60)) as usize ^ k.wrapping_mul(31);
-                    if r % 5 == 0 {
-                        alphabet[r / 5 % alphabet.len()]
+                .map(|_| {
+                    if rng.below(5) == 0 {
+                        rng.pick(alphabet)
                     } else {
-                        b'a' + (r % 3) as u8
+                        b'a' + rng.below(3) as u8
                     }
                 })
                 .collect();

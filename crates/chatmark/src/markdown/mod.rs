@@ -101,11 +101,10 @@ pub fn parse_markdown_utf16(input: &[u16]) -> FormattedUtf16 {
 /// ```
 pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
     let input = well_formed(input);
-    let text = core::mem::take(&mut out.text);
-    let runs = core::mem::take(&mut out.text_styles);
-    let mut b = FormattedBuilder::utf16(text, runs, input.len(), 0);
-    parse(Src::Utf16(&input), false, &mut b);
-    (out.text, out.text_styles) = b.finish_utf16();
+    FormattedBuilder::utf16_into(out, input.len(), |mut b| {
+        parse(Src::Utf16(&input), false, &mut b);
+        b
+    });
 }
 
 /// [`parse_markdown_utf16`] with the diagnostics too, positions in units of `input` (L3).
@@ -121,13 +120,12 @@ pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
 pub fn parse_markdown_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
     let input = well_formed(input);
     let src = Src::Utf16(&input);
-    let mut b = FormattedBuilder::utf16(Vec::new(), Vec::new(), input.len(), 0);
-    let notes = parse(src, true, &mut b);
-    let (text, text_styles) = b.finish_utf16();
-    (
-        FormattedUtf16 { text, text_styles },
-        to_diagnostics(src, notes),
-    )
+    let (mut out, mut notes) = (FormattedUtf16::default(), Vec::new());
+    FormattedBuilder::utf16_into(&mut out, input.len(), |mut b| {
+        notes = parse(src, true, &mut b);
+        b
+    });
+    (out, to_diagnostics(src, notes))
 }
 
 /// The parser's working buffers, kept per thread and reused across calls so that a

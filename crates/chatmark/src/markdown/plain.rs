@@ -72,21 +72,10 @@ mod tests {
         let inline = [
             "*", "_", "~~", "`", "\\", "{red}", "{/red}", "<big>", "</big>", "**", "__",
         ];
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rng = crate::rng::Rng(0x2545_F491_4F6C_DD1D);
         let mut taken = 0;
         for _ in 0..20_000 {
-            let mut text = String::new();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            for k in 0..(x % 24) {
-                let r = x.rotate_left(k as u32 * 7) ^ k.wrapping_mul(0x9E37_79B9);
-                text.push_str(if r % 13 == 0 {
-                    inline[(r / 13 % inline.len() as u64) as usize]
-                } else {
-                    pieces[(r % pieces.len() as u64) as usize]
-                });
-            }
+            let text = rng.text(24, &pieces, &inline, 13);
             if !is_plain(Src::Utf8(&text)) {
                 continue;
             }

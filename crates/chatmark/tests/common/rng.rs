@@ -23,4 +23,20 @@ impl Rng {
     pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len())]
     }
+
+    /// A string of fewer than `max` pieces, each from `rare` one time in `one_in` (when
+    /// `rare` is not empty), else from `common` (not empty).
+    #[allow(dead_code)] // not every includer builds strings
+    pub fn text(&mut self, max: usize, common: &[&str], rare: &[&str], one_in: usize) -> String {
+        let n = self.below(max);
+        (0..n)
+            .map(|_| {
+                if !rare.is_empty() && self.below(one_in) == 0 {
+                    self.pick(rare)
+                } else {
+                    self.pick(common)
+                }
+            })
+            .collect()
+    }
 }

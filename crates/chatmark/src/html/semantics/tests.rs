@@ -8,10 +8,7 @@ use crate::html::token::Attribute;
 use crate::html::{parse_html_with, Backend};
 use crate::Formatted;
 
-/// The shared seeded generator of the test suites.
-#[path = "../../../tests/common/rng.rs"]
-mod rng;
-use rng::Rng;
+use crate::rng::Rng;
 
 /// Semantics over chatmark's own tokenizer, whose spans the assertions below spell out.
 fn parse(input: &str) -> (Formatted, Vec<Diagnostic>) {
