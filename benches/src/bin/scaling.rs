@@ -28,6 +28,10 @@ enum Mode {
     /// `to_html` and `to_markdown` of the input's lines, styled with a mix of inline and
     /// line codes by [`render_input`].
     Render,
+    /// The UTF-16 entry points (`parse_markdown_utf16`, `parse_html_utf16`) on the input's
+    /// units, each U+FFFF taken as a lone surrogate (L2).
+    Markdown16,
+    Html16,
 }
 
 struct Family {
@@ -196,6 +200,48 @@ fn families() -> Vec<Family> {
             + &r("</ol>", n)
             + "x"),
         // client runs
+        // the UTF-16 entry points: the worst shapes again, and lone surrogates (L2)
+        fam!("md16 nested emphasis", Markdown16, 12, |n| r("*a **a ", n)
+            + &r(" a** a*", n)),
+        fam!("md16 crossing tags", Markdown16, 10, |n| r(
+            "{red}{big}",
+            n / 2
+        ) + &r(
+            "{/red}{/big}",
+            n / 2
+        )),
+        fam!("md16 backtick runs of growing length", Markdown16, 1, |n| {
+            let mut s = String::new();
+            let mut k = 1;
+            while s.len() < n {
+                s.push_str(&"`".repeat(k));
+                s.push('a');
+                k += 1;
+            }
+            s
+        }),
+        fam!("md16 lone surrogates", Markdown16, 6, |n| r(
+            "*\u{ffff}a\u{ffff}",
+            n
+        )),
+        fam!("html16 <b> <i> </b> misnesting", Html16, 10, |n| r(
+            "<b>", n
+        ) + &r(
+            "<i>", n
+        ) + &r(
+            "</b>", n
+        )),
+        fam!("html16 50k+ attributes", Html16, 6, |n| {
+            let mut s = "<p".to_string();
+            for k in 0..n {
+                s.push_str(&format!(" a{k}"));
+            }
+            s + ">x"
+        }),
+        fam!("html16 lone surrogates", Html16, 7, |n| r(
+            "<b>\u{ffff}\u{ffff}",
+            n
+        )),
         fam!("normalize nested runs", Normalize, 20, |n| "a".repeat(n)),
         // rendering back
         fam!("render html and markdown", Render, 12, |n| r(
@@ -258,6 +304,19 @@ fn time_once(mode: Mode, input: &str) -> Duration {
             let t = Instant::now();
             black_box(black_box(&message).to_html());
             black_box(black_box(&message).to_markdown());
+            return t.elapsed();
+        }
+        Mode::Markdown16 | Mode::Html16 => {
+            let units: Vec<u16> = input
+                .encode_utf16()
+                .map(|u| if u == 0xffff { 0xd800 } else { u })
+                .collect();
+            let t = Instant::now();
+            if matches!(mode, Mode::Markdown16) {
+                black_box(chatmark::parse_markdown_utf16(black_box(&units)));
+            } else {
+                black_box(chatmark::parse_html_utf16(black_box(&units)));
+            }
             return t.elapsed();
         }
     }
