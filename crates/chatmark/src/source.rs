@@ -205,32 +205,36 @@ fn single(u: u16) -> char {
 /// `input` with every lone surrogate replaced by U+FFFD, one unit for one (L2): borrowed
 /// when there is none, which one pass over the units tells.
 pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
-    let lone = |k: usize| {
-        let u = input.get(k).copied().unwrap_or(0);
-        if is_high(u) {
-            !input.get(k + 1).is_some_and(|&n| is_low(n))
-        } else if is_low(u) {
-            !(k > 0 && input.get(k - 1).is_some_and(|&p| is_high(p)))
-        } else {
-            false
-        }
-    };
-    let Some(first) = input
-        .iter()
-        .position(|&u| u & 0xf800 == 0xd800)
-        .filter(|&k| (k..input.len()).any(lone))
-    else {
+    let Some(first) = next_lone(input, 0) else {
         return Cow::Borrowed(input);
     };
     let mut out = input.to_vec();
-    for k in first..input.len() {
-        if lone(k) {
-            if let Some(u) = out.get_mut(k) {
-                *u = 0xfffd;
-            }
+    let mut at = Some(first);
+    while let Some(k) = at {
+        if let Some(u) = out.get_mut(k) {
+            *u = 0xfffd;
         }
+        at = next_lone(input, k + 1);
     }
     Cow::Owned(out)
+}
+
+/// The first lone surrogate of `input` at or after `from`: a high one not followed by a
+/// low one, or a low one not preceded by a high one. A well-formed pair is stepped over
+/// whole, so the pass is one comparison per unit outside surrogates.
+fn next_lone(input: &[u16], from: usize) -> Option<usize> {
+    let mut k = from;
+    while let Some(&u) = input.get(k) {
+        if u & 0xf800 == 0xd800 {
+            if !(is_high(u) && input.get(k + 1).is_some_and(|&n| is_low(n))) {
+                return Some(k);
+            }
+            k += 2;
+        } else {
+            k += 1;
+        }
+    }
+    None
 }
 
 /// The first `k` in `from..end` with `table[units[k].byte()]`, or `end`.
@@ -301,6 +305,12 @@ mod tests {
         assert_eq!(
             well_formed(&bad).as_ref(),
             [0x61, 0xfffd, 0x62, 0xfffd, 0xd83d, 0xde00, 0xfffd]
+        );
+        // next to pairs and to each other
+        let bad = [0xd800, 0xd800, 0xdc00, 0xdc00, 0xdc00, 0xd800];
+        assert_eq!(
+            well_formed(&bad).as_ref(),
+            [0xfffd, 0xd800, 0xdc00, 0xfffd, 0xfffd, 0xfffd]
         );
     }
 
