@@ -159,6 +159,10 @@ fn families() -> Vec<Family> {
             n
         )),
         fam!("html br and newlines", Html, 5, |n| r("<br>\n", n)),
+        // one text node of many lines under line codes: each line break is found once
+        fam!("html lines in a list item", Html, 2, |n| "<ul><li>"
+            .to_string()
+            + &r("a\n", n)),
         fam!("html long style", Html, 10, |n| {
             "<span style=\"".to_string() + &r("color:red;", n) + "\">x</span>"
         }),

@@ -64,33 +64,6 @@ enum TextBuf {
     Utf16(Vec<u16>),
 }
 
-impl TextBuf {
-    /// Appends `from..to` of a source in the other encoding (no parser asks for this today:
-    /// the builder is total all the same); returns the UTF-16 units written.
-    #[cold]
-    #[inline(never)]
-    fn transcode(&mut self, src: Src<'_>, from: usize, to: usize) -> usize {
-        match (src, self) {
-            (Src::Utf8(s), TextBuf::Utf16(t)) => push_utf16(t, s.get(from..to).unwrap_or_default()),
-            (Src::Utf16(u), TextBuf::Utf8(t)) => {
-                let piece = u.get(from..to).unwrap_or_default();
-                t.push_str(&String::from_utf16_lossy(piece));
-                piece.len()
-            }
-            (Src::Utf8(s), TextBuf::Utf8(t)) => {
-                let piece = s.get(from..to).unwrap_or_default();
-                t.push_str(piece);
-                utf16_len(piece)
-            }
-            (Src::Utf16(u), TextBuf::Utf16(t)) => {
-                let piece = u.get(from..to).unwrap_or_default();
-                t.extend_from_slice(piece);
-                piece.len()
-            }
-        }
-    }
-}
-
 /// Text plus runs: what the markup parsers write into.
 #[derive(Debug)]
 pub(crate) struct FormattedBuilder {
@@ -161,7 +134,8 @@ impl FormattedBuilder {
         }
     }
 
-    /// Appends the units `from..to` of `src` (markdown mode copies its text from the input).
+    /// Appends the units `from..to` of `src`, in the text's encoding (the parsers copy their
+    /// text from the input).
     pub(crate) fn push_src(&mut self, src: Src<'_>, from: usize, to: usize, set: StyleSet) {
         if to <= from {
             return;
@@ -177,7 +151,14 @@ impl FormattedBuilder {
                 t.push_str(piece);
                 utf16_len(piece)
             }
-            (src, text) => text.transcode(src, from, to),
+            // HTML mode's own pieces (references, held whitespace) into a UTF-16 text
+            (Src::Utf8(s), TextBuf::Utf16(t)) => push_utf16(t, s.get(from..to).unwrap_or_default()),
+            // UTF-16 input into UTF-8 text: the wasm's HTML reading of UTF-8 input
+            (Src::Utf16(u), TextBuf::Utf8(t)) => {
+                let piece = u.get(from..to).unwrap_or_default();
+                t.push_str(&String::from_utf16_lossy(piece));
+                piece.len()
+            }
         };
         self.runs.advance(units, set);
     }

@@ -253,10 +253,8 @@ impl Out {
     fn push_lines(&mut self, src: Src<'_>, a: usize, b: usize, style: StyleSet) {
         let mut at = a;
         while at < b {
-            let n = match (src.find(at, b, b'\r'), src.find(at, b, b'\n')) {
-                (Some(r), Some(n)) => r.min(n),
-                (r, n) => r.or(n).unwrap_or(b),
-            };
+            // one search for either: two would each rescan the rest of the text (L1)
+            let n = src.find_in(at, b, &LINE_BREAKS);
             if n > at {
                 self.flush_cr(false);
                 self.b.push_src(src, at, n, style);
@@ -276,6 +274,16 @@ impl Out {
         }
     }
 }
+
+/// The bytes [`Out::push_lines`] stops at, by [`Unit::byte`].
+// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+static LINE_BREAKS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'\r' as usize] = true;
+    t[b'\n' as usize] = true;
+    t
+};
 
 /// H6 line break before content that follows a boundary.
 fn newline_before_content(out: &mut Out) {
