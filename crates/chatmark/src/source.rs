@@ -1,11 +1,12 @@
-//! The message as markdown mode reads it: UTF-8 (a `&str`, the Rust API) or UTF-16 code
+//! The message as both parsers read it: UTF-8 (a `&str`, the Rust API) or UTF-16 code
 //! units (hosts whose strings are UTF-16: the npm package), so that a JavaScript string
-//! reaches the parser with neither transcoding nor UTF-8 validation (spec 1: offsets count
+//! reaches a parser with neither transcoding nor UTF-8 validation (spec 1: offsets count
 //! UTF-16 units, which a UTF-16 source has for free). Positions are indexes of code units
-//! of the one or the other. Markup is ASCII (2.1–2.3), so the parser looks at units as
-//! bytes ([`Unit::byte`]) and decodes whole characters only beside delimiter runs (I4's
-//! flanking) and for diagnostics (L3). The per-unit scans are generic over the unit; the
-//! parser around them is one copy that picks a scan once per call to it.
+//! of the one or the other. Markup is ASCII (2.1–2.3, H1), so the parsers look at units as
+//! bytes ([`Unit::byte`]) and decode whole characters only where a rule needs one (I4's
+//! flanking, names and values of tags, diagnostics). Markdown mode is one copy around
+//! per-unit scans that are generic over the unit ([`Src`]); HTML mode's tokenizer is
+//! monomorphised over it ([`Source`]). [`well_formed`] makes UTF-16 input well formed (L2).
 
 use std::borrow::Cow;
 

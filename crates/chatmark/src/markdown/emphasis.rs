@@ -26,7 +26,7 @@ struct Opener {
 
 /// The pairs a delimiter run takes part in: how many it closes and opens of each of its
 /// codes (`b` by two delimiters, `i` by one; a `~~` run counts its `s` as `b`). Packed in a
-/// `u32` of four 7-bit counts; a count past 127 moves the run to a side table ([`WIDE`]).
+/// `u32` of four 7-bit counts; a count past 127 moves the run to a side table (`Marks::wide`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Events {
     pub close_two: u32,
