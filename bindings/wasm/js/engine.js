@@ -1,10 +1,11 @@
 // The JS half of the wasm boundary, shared by every entry (bindings/wasm/src/lib.rs is the
 // other half). No JSON crosses it and wasm-bindgen marshals no string: inputs are written
-// straight into buffers in wasm memory (markdown text as the UTF-16 units of the JS string,
-// which the engine parses as they are; other text with TextEncoder.encodeInto; client-run
-// fields as f64), every export takes and returns numbers, and results are read through
-// typed-array views over wasm memory: runs as (start, len, code mask) u32 triples turned into
-// plain objects with a cached table of code arrays, strings as UTF-16 units. Lone surrogates
+// straight into buffers in wasm memory (markdown and HTML text as the UTF-16 units of the
+// JS string, which the engine parses as they are; other text with TextEncoder.encodeInto;
+// client-run fields as f64), every export takes and returns numbers, and results are read
+// through typed-array views over wasm memory: runs as (start, len, code mask) u32 triples
+// turned into plain objects with a cached table of code arrays, strings as UTF-16 units.
+// Plain text is answered here, with no call into the wasm. Lone surrogates
 // read as U+FFFD, one unit each (L2): the engine replaces them in UTF-16 input, encodeInto
 // does in UTF-8 input, and `toWellFormed` does when the engine answers "the text is the
 // input" to UTF-8 input. What needs JSON (resolveJsonl) parses it here.
@@ -363,12 +364,6 @@ export function createApi({ html, entry }) {
       'parse_mode',
       `parse_mode "html" is not supported by ${entry}; import "chatmark" for HTML`,
     );
-  }
-
-  /** Writes `text` at the start of the input; returns its length in bytes. */
-  function putText(text, extra) {
-    reserve(3 * text.length + extra, 0);
-    return put(text, 0);
   }
 
   /** Writes `text` as its UTF-16 units (lone surrogates too) into the input units. */
