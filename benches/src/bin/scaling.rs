@@ -47,6 +47,18 @@ fn r(s: &str, n: usize) -> String {
     s.repeat(n)
 }
 
+/// Runs of `d` of length 1, 2, 3, … each followed by `a`, to at least `n` bytes.
+fn growing(d: &str, n: usize) -> String {
+    let mut s = String::new();
+    let mut k = 1;
+    while s.len() < n {
+        s.push_str(&d.repeat(k));
+        s.push('a');
+        k += 1;
+    }
+    s
+}
+
 macro_rules! fam {
     ($name:expr, $mode:ident, $unit:expr, $build:expr) => {
         Family {
@@ -70,26 +82,12 @@ fn families() -> Vec<Family> {
             + &r("c* ", n)),
         fam!("md strong openers ***", Markdown, 5, |n| r("***a ", n)),
         fam!("md emphasis runs of growing length", Markdown, 1, |n| {
-            let mut s = String::new();
-            let mut k = 1;
-            while s.len() < n {
-                s.push_str(&"*".repeat(k));
-                s.push('a');
-                k += 1;
-            }
-            s
+            growing("*", n)
         }),
         fam!("md strike openers", Markdown, 4, |n| r("~~a ", n)),
         fam!("md long backtick run", Markdown, 1, |n| r("`", n)),
         fam!("md backtick runs of growing length", Markdown, 1, |n| {
-            let mut s = String::new();
-            let mut k = 1;
-            while s.len() < n {
-                s.push_str(&"`".repeat(k));
-                s.push('a');
-                k += 1;
-            }
-            s
+            growing("`", n)
         }),
         fam!("md unmatched single backticks", Markdown, 3, |n| r(
             "``a", n
@@ -215,14 +213,7 @@ fn families() -> Vec<Family> {
             n / 2
         )),
         fam!("md16 backtick runs of growing length", Markdown16, 1, |n| {
-            let mut s = String::new();
-            let mut k = 1;
-            while s.len() < n {
-                s.push_str(&"`".repeat(k));
-                s.push('a');
-                k += 1;
-            }
-            s
+            growing("`", n)
         }),
         fam!("md16 lone surrogates", Markdown16, 6, |n| r(
             "*\u{ffff}a\u{ffff}",
