@@ -522,7 +522,7 @@ mod tests {
         String::from_utf16_lossy(&out16[off as usize..(off + len) as usize])
     }
 
-    /// Puts `text` in the input units, as the JS wrapper does for markdown.
+    /// Puts `text` in the input units, as the JS wrapper does for markdown and HTML.
     fn input16(text: &[u16]) -> u32 {
         IO.with(|io| io.borrow_mut().units = text.to_vec());
         word(text.len())
