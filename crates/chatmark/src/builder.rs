@@ -34,6 +34,26 @@ impl RunBuilder {
         self.pos += len;
     }
 
+    /// Gives the last unit emitted the style `set` instead of the open span's (which holds
+    /// it), splitting or merging spans so that the runs stay canonical (C1–C3).
+    fn restyle_last(&mut self, set: StyleSet) {
+        if self.pos == 0 || set == self.open {
+            return;
+        }
+        self.pos -= 1;
+        self.close();
+        match self.runs.last() {
+            // the unit now continues the run before it (C3)
+            Some(prev) if prev.start + prev.len == self.pos && prev.st == set => {
+                self.open_start = prev.start;
+                self.runs.pop();
+            }
+            _ => self.open_start = self.pos,
+        }
+        self.open = set;
+        self.pos += 1;
+    }
+
     fn close(&mut self) {
         if !self.open.is_empty() && self.pos > self.open_start {
             self.runs.push(TextStyle {
@@ -185,6 +205,11 @@ impl FormattedBuilder {
         matches!(self.text, TextBuf::Utf16(_))
     }
 
+    /// UTF-16 units written so far.
+    pub(crate) fn position(&self) -> usize {
+        self.runs.position()
+    }
+
     // used by HTML mode only
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Whether no text has been written.
@@ -205,6 +230,20 @@ impl FormattedBuilder {
     /// Makes room for `n` more runs.
     pub(crate) fn reserve_runs(&mut self, n: usize) {
         self.runs.runs.reserve(n);
+    }
+
+    /// Gives a `\r` that the text ends with the style `set` (a producer calls it before
+    /// appending a `\n`, with the codes that the line break carries). Markup between the two
+    /// vanished, so the `\r` is now part of a line break and must not carry the line codes
+    /// (1.3): the result stays a fixed point of normalisation (N5, W1).
+    pub(crate) fn restyle_trailing_cr(&mut self, set: StyleSet) {
+        let ends_with_cr = match &self.text {
+            TextBuf::Utf8(t) => t.as_bytes().last() == Some(&b'\r'),
+            TextBuf::Utf16(t) => t.last() == Some(&0x0d),
+        };
+        if ends_with_cr {
+            self.runs.restyle_last(set);
+        }
     }
 
     /// The text and runs, with the text in UTF-8 (a UTF-16 builder's is decoded).

@@ -25,7 +25,7 @@ fn markupish() -> impl Strategy<Value = String> {
         .prop_map(str::to_string),
         1 => prop::sample::select(vec!["# ", "## ", "- ", "* ", "1. ", "> ", ">> ", ">", "```", "#"])
             .prop_map(str::to_string),
-        2 => prop::sample::select(vec!["\n", "\r\n", "\r", "\n\n", "\t"]).prop_map(str::to_string),
+        2 => prop::sample::select(vec!["\n", "\r\n", "\r", "\n\n", "\t", "\r{red}{/red}", "&#13;"]).prop_map(str::to_string),
         1 => prop::sample::select(vec!["😀", "é", "\u{a0}", "👨‍👩‍👧", "€", ".", "(", ")", "!", "\u{3000}"])
             .prop_map(str::to_string),
         1 => prop::sample::select(vec!["<b>", "</b>", "&amp;", "&#32;", "<br>", "<li>", "<p>", "</p>"])
@@ -102,6 +102,25 @@ proptest! {
             let mut reused = chatmark::parse_markdown_utf16(&[u16::from(b'*'); 3]);
             into(&units, &mut reused);
             prop_assert_eq!(reused, got);
+        }
+    }
+
+    /// Every parse is a fixed point of normalisation (W1, 1.3): its runs, given back as
+    /// client runs over its own text, come out unchanged. In particular a `\r` that the
+    /// removal of markup leaves right before a `\n` is a line break and carries no line code.
+    #[test]
+    fn every_parse_is_a_fixed_point_of_normalize(input in markupish()) {
+        let own = |t: &str| chatmark::html::parse_html_with(t, chatmark::html::Backend::Own);
+        let units: Vec<u16> = input.encode_utf16().collect();
+        let parses = [
+            chatmark::parse_markdown(&input),
+            chatmark::parse_markdown_utf16(&units).to_formatted(),
+            own(&input).0,
+            chatmark::parse_html_utf16(&units).to_formatted(),
+        ];
+        for f in parses {
+            let raw: Vec<RawTextStyle<'static>> = f.text_styles.iter().map(RawTextStyle::from).collect();
+            prop_assert_eq!(&normalize(&f.text, &raw).0, &f.text_styles, "{:?} -> {:?}", input, f);
         }
     }
 

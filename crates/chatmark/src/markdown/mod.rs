@@ -215,6 +215,7 @@ fn run(src: Src<'_>, s: &mut Scratch, want_notes: bool, out: &mut FormattedBuild
         counts: [0; 4],
         inline: StyleSet::EMPTY,
         codes: StyleSet::EMPTY,
+        last_inline: StyleSet::EMPTY,
         notes: Vec::new(),
         want_notes,
     };
@@ -234,7 +235,13 @@ fn run(src: Src<'_>, s: &mut Scratch, want_notes: bool, out: &mut FormattedBuild
             LineKind::Text => {
                 emit.codes = line.codes;
                 let (start, end) = line.content();
+                let before = emit.out.position();
                 emit.content(start, end);
+                // a `\r` left right before the `\n` by markup that vanished is a line
+                // break: it keeps only its inline codes (1.3)
+                if !line.codes.is_empty() && line.end() == end + 1 && emit.out.position() > before {
+                    emit.out.restyle_trailing_cr(emit.last_inline);
+                }
                 emit.out
                     .push_src(src, line.content().1, line.end(), emit.inline);
             }
@@ -333,6 +340,8 @@ struct Emit<'a, 's, 'o> {
     /// The inline codes in force, and the current line's codes.
     inline: StyleSet,
     codes: StyleSet,
+    /// The inline codes of the last text written.
+    last_inline: StyleSet,
     notes: Vec<Note>,
     want_notes: bool,
 }
@@ -363,6 +372,7 @@ impl Emit<'_, '_, '_> {
     /// Writes `start..end` with the inline codes and the line's codes.
     fn text(&mut self, start: usize, end: usize) {
         if end > start {
+            self.last_inline = self.inline;
             let set = self.inline.with(self.codes);
             self.out.push_src(self.src, start, end, set);
         }
