@@ -8,6 +8,7 @@ use std::collections::BinaryHeap;
 use crate::builder::RunBuilder;
 use crate::msg::{msg, Quoted};
 use crate::sort::sort_u64;
+use crate::utf16::{cap_diagnostics, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
 /// A client run as received, after the JSON-shape checks of N1 and N2.
@@ -125,6 +126,10 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
     // The runs kept, in array order (the order decides 1.3).
     let mut runs: Vec<Kept> = Vec::with_capacity(styles.len());
     for (k, raw) in styles.iter().enumerate() {
+        // L3: memory for diagnostics stays bounded however many runs report one
+        if diags.len() >= 2 * MAX_DIAGNOSTICS {
+            cap_diagnostics(&mut diags);
+        }
         let diag = |code, start, end, message: String| Diagnostic {
             code,
             start,
@@ -213,6 +218,7 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
             set,
         });
     }
+    cap_diagnostics(&mut diags);
     (combine(&units, &runs), diags)
 }
 
@@ -422,6 +428,36 @@ mod tests {
         let (out, d) = normalize("a😀b", &[raw(2, 2, &["b"])]);
         assert_eq!((out[0].start, out[0].len), (1, 3));
         assert_eq!(d[0].code, DiagnosticCode::RunAdjusted);
+    }
+
+    /// L3: at most [`MAX_DIAGNOSTICS`], the first by position (not by array order), however
+    /// many runs a client sends.
+    #[test]
+    fn diagnostics_are_capped_to_the_first_by_position_l3() {
+        let n = 5000;
+        let text = "a".repeat(n);
+        // array order is the reverse of position order
+        let runs: Vec<_> = (0..n as i64)
+            .map(|k| raw(n as i64 - 1 - k, 1, &["zz"]))
+            .collect();
+        let (out, d) = normalize(&text, &runs);
+        assert!(out.is_empty());
+        assert_eq!(d.len(), MAX_DIAGNOSTICS);
+        let spans: Vec<_> = d.iter().map(|d| (d.start, d.start + d.len)).collect();
+        assert!(spans.windows(2).all(|w| w[0] <= w[1]), "sorted by position");
+        // each run at `s` gives run_dropped at (s, s) and unknown_style_code at (s, s + 1)
+        assert_eq!(spans[..3], [(0, 0), (0, 1), (1, 1)]);
+        assert_eq!(
+            spans[MAX_DIAGNOSTICS - 1],
+            (MAX_DIAGNOSTICS / 2 - 1, MAX_DIAGNOSTICS / 2)
+        );
+        // ties keep array order: the unknown code is reported before the run is dropped
+        let (_, d) = normalize("ab", &[raw(0, 0, &["zz"])]);
+        let codes: Vec<_> = d.iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            [DiagnosticCode::UnknownStyleCode, DiagnosticCode::RunDropped]
+        );
     }
 
     #[test]

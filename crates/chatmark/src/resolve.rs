@@ -507,6 +507,8 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
                     message: msg!("text_styles ignored because parse_mode is ", mode.as_str()),
                 },
             );
+            // L3: the notice comes first by position (0, 0); the cap holds with it
+            d.truncate(crate::utf16::MAX_DIAGNOSTICS);
         }
         (f, d)
     };

@@ -81,3 +81,40 @@ proptest! {
         prop_assert_eq!(resolve_json(&text, &limits, false), resolve_text(&naive, &limits));
     }
 }
+
+/// L3 on every path of resolution: at most 1,000 diagnostics, the first by position, for
+/// client runs (which report in array order as they are read) and for markup whose ignored
+/// `text_styles` adds one more to the parser's own.
+#[test]
+fn every_path_reports_at_most_1000_diagnostics_first_by_position() {
+    const MAX: usize = 1000;
+    let lifted = Limits {
+        max_text_len: 100_000,
+        ..Limits::default()
+    };
+    let sorted = |d: &[chatmark::Diagnostic]| {
+        d.windows(2)
+            .all(|w| (w[0].start, w[0].len) <= (w[1].start, w[1].len))
+    };
+
+    // 5,000 runs, each with an unknown code, listed from the last position to the first
+    let runs: Vec<Value> = (0..5000)
+        .rev()
+        .map(|s| json!({"start": s, "len": 1, "st": ["zz", "b"]}))
+        .collect();
+    let body = json!({"text": "a".repeat(5000), "text_styles": runs}).to_string();
+    let d = resolve_json(&body, &lifted, false).unwrap().diagnostics;
+    assert_eq!(d.len(), MAX);
+    assert!(sorted(&d));
+    assert_eq!((d[0].start, d[MAX - 1].start), (0, MAX - 1));
+
+    // markup with more notes than the cap, and text_styles given: the ignored notice is first
+    for (mode, unit) in [("markdown", "{red}"), ("html", "<a>x")] {
+        let body = json!({"text": unit.repeat(MAX + 1), "parse_mode": mode, "text_styles": []})
+            .to_string();
+        let d = resolve_json(&body, &lifted, false).unwrap().diagnostics;
+        assert_eq!(d.len(), MAX, "{mode}");
+        assert_eq!(d[0].code.as_str(), "text_styles_ignored", "{mode}");
+        assert!(sorted(&d), "{mode}");
+    }
+}
