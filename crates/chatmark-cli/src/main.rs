@@ -140,13 +140,23 @@ fn refuse_unknown_long_flags(program: &OsString, rest: &[OsString]) {
 
 /// Writes one answer line (fields in wire order) and flushes it, so a reader sees each
 /// result as soon as it is made.
+///
+/// U+2028 and U+2029 are written as `\u2028` and `\u2029`, as JSON-in-JavaScript writers
+/// do: a reader that splits lines on JavaScript's line terminators still sees one answer per
+/// line. (They can stand only inside strings, so replacing them keeps the JSON valid.)
 fn print(out: &mut impl Write, v: &Answer<'_>, pretty: bool) -> io::Result<()> {
-    if pretty {
-        serde_json::to_writer_pretty(&mut *out, v)?;
+    let json = if pretty {
+        serde_json::to_string_pretty(v)?
     } else {
-        serde_json::to_writer(&mut *out, v)?;
-    }
-    writeln!(out)?;
+        serde_json::to_string(v)?
+    };
+    let json = if json.contains(['\u{2028}', '\u{2029}']) {
+        json.replace('\u{2028}', "\\u2028")
+            .replace('\u{2029}', "\\u2029")
+    } else {
+        json
+    };
+    writeln!(out, "{json}")?;
     out.flush()
 }
 
@@ -277,26 +287,33 @@ fn jsonl(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
 }
 
 /// Calls `f` with each line of the `files` in order (none, or `-`: stdin), read lossily as
-/// UTF-8 (L2), `\n` or `\r\n` removed, until the input ends or `f` fails. A file that cannot
-/// be opened is an error naming it.
+/// UTF-8 (L2), `\n` or `\r\n` removed, until the input ends or `f` fails. A UTF-8
+/// byte-order mark that begins a file (or stdin) is skipped, as editors on Windows write
+/// one. A file that cannot be opened or read (a directory) is an error naming it.
 fn for_each_line(files: &[PathBuf], mut f: impl FnMut(&str) -> io::Result<()>) -> io::Result<()> {
     let stdin = [PathBuf::from("-")];
     let files = if files.is_empty() { &stdin[..] } else { files };
     let mut line = Vec::new();
     for path in files {
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
         let mut input: Box<dyn BufRead> = if path.as_os_str() == "-" {
             Box::new(io::stdin().lock())
         } else {
-            let file = File::open(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let file = File::open(path).map_err(named)?;
             Box::new(BufReader::new(file))
         };
+        let mut first = true;
         loop {
             line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
+            if input.read_until(b'\n', &mut line).map_err(named)? == 0 {
                 break;
             }
-            let text = String::from_utf8_lossy(&line);
+            let body = match line.strip_prefix(b"\xEF\xBB\xBF") {
+                Some(rest) if first => rest,
+                _ => &line[..],
+            };
+            first = false;
+            let text = String::from_utf8_lossy(body);
             let text = text.strip_suffix('\n').unwrap_or(&text);
             f(text.strip_suffix('\r').unwrap_or(text))?;
         }

@@ -136,3 +136,63 @@ fn render_refuses_too_many_runs_r6() {
         text(&o.stdout)
     );
 }
+
+/// `--jsonl` as tools write and read it (issue 20): a UTF-8 byte-order mark that begins a
+/// file or stdin is no part of the first body; a path that cannot be read (a directory) is
+/// named in the error; U+2028 and U+2029 leave escaped, so a reader that splits lines on
+/// them (as JavaScript's line terminators) still sees one result per line.
+#[test]
+fn jsonl_skips_a_bom_names_unreadable_paths_and_escapes_js_line_separators() {
+    let bom = "\u{feff}{\"text\":\"*a*\",\"parse_mode\":\"markdown\"}\n{\"text\":\"b\"}\n";
+    let want = "{\"text\":\"a\",\"text_styles\":[{\"start\":0,\"len\":1,\"st\":[\"i\"]}]}\n{\"text\":\"b\",\"text_styles\":[]}\n";
+    assert_eq!(text(&run(&["--jsonl"], bom).stdout), want);
+    let file = temp_file("bom.jsonl", bom);
+    let o = run(
+        &["--jsonl", file.to_str().unwrap(), file.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(text(&o.stdout), want.repeat(2));
+    // only at the start of an input: elsewhere U+FEFF is a body's first character
+    let o = run(&["--jsonl"], "{\"text\":\"b\"}\n\u{feff}{\"text\":\"b\"}\n");
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "{\"text\":\"b\",\"text_styles\":[]}");
+    assert!(
+        lines[1].starts_with("{\"error\":{\"code\":\"invalid_json\""),
+        "{out}"
+    );
+
+    let dir = std::env::temp_dir();
+    let o = run(&["--jsonl", dir.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains(dir.to_str().unwrap()),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = run(
+        &["render", "--to", "html", "--jsonl", dir.to_str().unwrap()],
+        "",
+    );
+    assert!(
+        text(&o.stderr).contains(dir.to_str().unwrap()),
+        "{}",
+        text(&o.stderr)
+    );
+
+    let o = run(&["--jsonl"], "{\"text\":\"a\\u2028b\u{2029}c\"}\n");
+    assert_eq!(
+        text(&o.stdout),
+        "{\"text\":\"a\\u2028b\\u2029c\",\"text_styles\":[]}\n"
+    );
+    let o = run(
+        &["render", "--to", "html", "--jsonl"],
+        "{\"text\":\"a\u{2028}b\"}\n",
+    );
+    assert_eq!(text(&o.stdout), "{\"html\":\"a\\u2028b\"}\n");
+    // and in the single-message JSON output too
+    assert_eq!(
+        text(&run(&["a\u{2028}b"], "").stdout),
+        "{\"text\":\"a\\u2028b\",\"text_styles\":[]}\n"
+    );
+}
