@@ -10,6 +10,10 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+#[path = "../src/peers.rs"]
+mod peers;
+use peers::{html5ever_tokens, pulldown_events};
+
 /// The corpus: 2,000 chat messages plus a few long ones, each in markdown and in HTML.
 fn corpus() -> (Vec<String>, Vec<String>) {
     chatmark_benches::corpus(true)
@@ -30,37 +34,14 @@ fn markdown(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("pulldown-cmark events", |b| {
+    g.bench_function("pulldown-cmark events (strikethrough)", |b| {
         b.iter(|| {
             for m in &md {
-                black_box(pulldown_cmark::Parser::new(black_box(m)).count());
+                black_box(pulldown_events(black_box(m)));
             }
         })
     });
     g.finish();
-}
-
-/// html5ever's tokenizer with a sink that only counts tokens.
-fn html5ever_tokens(input: &str) -> usize {
-    use html5ever::tendril::StrTendril;
-    use html5ever::tokenizer::{
-        BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
-    };
-    struct Count(std::cell::Cell<usize>);
-    impl TokenSink for Count {
-        type Handle = ();
-        fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
-            black_box(token);
-            self.0.set(self.0.get() + 1);
-            TokenSinkResult::Continue
-        }
-    }
-    let queue = BufferQueue::default();
-    queue.push_back(StrTendril::from_slice(input));
-    let tok = Tokenizer::new(Count(std::cell::Cell::new(0)), TokenizerOpts::default());
-    let _ = tok.feed(&queue);
-    tok.end();
-    tok.sink.0.get()
 }
 
 /// html5ever's fragment parser into an RcDom (what a typical server-side sanitiser does).

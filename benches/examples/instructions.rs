@@ -1,0 +1,128 @@
+//! The deterministic speed check (issue 21): instructions executed by one pass over the
+//! shared corpus, counted by callgrind, for chatmark and the peer of each dialect, and the
+//! ratios between them. Wall-clock time on shared machines swings 2× between runs;
+//! instruction counts do not, so CI asserts these ratios.
+//!
+//! `cargo run --release -p chatmark-benches --example instructions` runs every case under
+//! `valgrind --tool=callgrind` (itself, in its `run` mode), prints a table and fails when a
+//! ratio is below its floor. Each case runs twice, for 1 and for 3 passes, and the figure is
+//! half the difference: start-up, corpus loading and first-call warm-up cancel out.
+//! `instructions run CASE PASSES` is the measured program.
+
+use std::hint::black_box;
+use std::process::{Command, ExitCode};
+
+#[path = "../src/peers.rs"]
+mod peers;
+
+/// Lowest accepted ratio of the peer's instructions to chatmark's, per dialect. Ratchet
+/// them up as the engine gets faster; never down.
+const FLOORS: [(&str, &str, f64); 2] = [
+    ("markdown", "pulldown-cmark", 1.10),
+    ("html", "html5ever", 2.10),
+];
+
+/// The measured cases: (name, what it runs).
+const CASES: [&str; 4] = ["markdown", "pulldown-cmark", "html", "html5ever"];
+
+fn run(case: &str, passes: usize) {
+    let (md, html) = chatmark_benches::corpus(false);
+    for _ in 0..passes {
+        match case {
+            "markdown" => md
+                .iter()
+                .for_each(|m| drop(black_box(chatmark::parse_markdown(black_box(m))))),
+            "pulldown-cmark" => md.iter().for_each(|m| {
+                black_box(peers::pulldown_events(black_box(m)));
+            }),
+            "html" => html
+                .iter()
+                .for_each(|h| drop(black_box(chatmark::parse_html(black_box(h))))),
+            "html5ever" => html.iter().for_each(|h| {
+                black_box(peers::html5ever_tokens(black_box(h)));
+            }),
+            _ => panic!("unknown case {case}"),
+        }
+    }
+}
+
+/// Instructions of `passes` passes of `case` (with start-up), as callgrind counts them.
+fn count(case: &str, passes: usize) -> Result<u64, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(me)
+        .args(["run", case, &passes.to_string()])
+        .output()
+        .map_err(|e| format!("valgrind: {e} (install it: apt-get install valgrind)"))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        return Err(format!("callgrind of {case} failed:\n{err}"));
+    }
+    err.lines()
+        .find_map(|l| {
+            l.split_once("Collected :")
+                .map(|(_, n)| n.trim().parse().ok())
+        })
+        .flatten()
+        .ok_or_else(|| format!("no count in callgrind's output:\n{err}"))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [mode, case, passes] = args.as_slice() {
+        if mode == "run" {
+            run(case, passes.parse().unwrap_or(1));
+            return ExitCode::SUCCESS;
+        }
+    }
+    if cfg!(feature = "html5ever") {
+        eprintln!("instructions: build it without the html5ever feature (parse_html must use chatmark's own tokenizer)");
+        return ExitCode::FAILURE;
+    }
+    let (md, html) = chatmark_benches::corpus(false);
+    let bytes = |v: &[String]| v.iter().map(String::len).sum::<usize>() as f64;
+    let (md_bytes, html_bytes) = (bytes(&md), bytes(&html));
+    let mut per_pass = Vec::new();
+    println!(
+        "instructions per pass over the corpus ({} messages; callgrind)",
+        md.len()
+    );
+    println!("{:<16} {:>14} {:>10}", "case", "instructions", "per byte");
+    for case in CASES {
+        let figure = count(case, 1)
+            .and_then(|one| count(case, 3).map(|three| three.saturating_sub(one) / 2));
+        let n = match figure {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("instructions: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let b = if case.starts_with("html") {
+            html_bytes
+        } else {
+            md_bytes
+        };
+        println!("{case:<16} {n:>14} {:>10.2}", n as f64 / b);
+        per_pass.push((case, n));
+    }
+    let get = |name: &str| {
+        per_pass
+            .iter()
+            .find(|(c, _)| *c == name)
+            .map_or(0, |&(_, n)| n) as f64
+    };
+    let mut ok = true;
+    for (ours, peer, floor) in FLOORS {
+        let ratio = get(peer) / get(ours).max(1.0);
+        let verdict = if ratio >= floor { "ok" } else { "BELOW FLOOR" };
+        println!("{ours}: {peer} / chatmark = {ratio:.2} (floor {floor:.2}) {verdict}");
+        ok &= ratio >= floor;
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

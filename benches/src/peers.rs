@@ -1,0 +1,36 @@
+//! The peers chatmark is measured against, one function each, shared by the criterion
+//! benches (`benches/engine.rs`) and the instruction counter (`examples/instructions.rs`)
+//! so both time exactly the same work. Compiled into those targets with `#[path]`, not into
+//! the library: the peers are dev-dependencies.
+
+use std::hint::black_box;
+
+/// pulldown-cmark's event stream with strikethrough on (our dialect has `~~`), counted:
+/// the work a markdown user would otherwise pay for, with no output built.
+pub fn pulldown_events(input: &str) -> usize {
+    let opts = pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
+    pulldown_cmark::Parser::new_ext(input, opts).count()
+}
+
+/// html5ever's tokenizer with a sink that only counts tokens.
+pub fn html5ever_tokens(input: &str) -> usize {
+    use html5ever::tendril::StrTendril;
+    use html5ever::tokenizer::{
+        BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    };
+    struct Count(std::cell::Cell<usize>);
+    impl TokenSink for Count {
+        type Handle = ();
+        fn process_token(&self, token: Token, _line: u64) -> TokenSinkResult<()> {
+            black_box(token);
+            self.0.set(self.0.get() + 1);
+            TokenSinkResult::Continue
+        }
+    }
+    let queue = BufferQueue::default();
+    queue.push_back(StrTendril::from_slice(input));
+    let tok = Tokenizer::new(Count(std::cell::Cell::new(0)), TokenizerOpts::default());
+    let _ = tok.feed(&queue);
+    tok.end();
+    tok.sink.0.get()
+}
