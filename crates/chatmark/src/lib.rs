@@ -34,6 +34,7 @@ mod resolve;
 mod sort;
 mod source;
 mod style;
+mod swar;
 mod utf16;
 mod vocab;
 

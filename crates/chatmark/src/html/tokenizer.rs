@@ -24,6 +24,7 @@ use super::entities::{self, LONGEST_LEGACY_NAME, LONGEST_NAME};
 use super::names::Names;
 use super::token::{Attribute, StartTag, TokenSink};
 use crate::source::{Source, Src, Unit};
+use crate::swar::{load8, zero_bytes, LO};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
 ///
@@ -386,17 +387,6 @@ fn skip_comment<U: Unit>(units: &[U], from: usize) -> usize {
     }
 }
 
-/// `0x01` in every byte of a word.
-pub(crate) const LO: u64 = u64::from_ne_bytes([1; 8]);
-/// `0x80` in every byte of a word.
-pub(crate) const HI: u64 = LO << 7;
-
-/// The lowest set `0x80` bit marks the first zero byte of `v` (bits above it may be
-/// false positives, from the borrow): non-zero exactly when `v` has a zero byte.
-pub(crate) const fn zero_bytes(v: u64) -> u64 {
-    v.wrapping_sub(LO) & !v & HI
-}
-
 /// The `0x80` bits of the bytes of `w` that are `<`, `&` or `\r` (exact up to the first).
 #[inline(always)]
 const fn special_bytes(w: u64) -> u64 {
@@ -422,13 +412,6 @@ const NAME_BYTE: [bool; 256] = {
 #[inline(always)]
 fn name_byte(b: u8) -> bool {
     NAME_BYTE.get(usize::from(b)).copied().unwrap_or(false)
-}
-
-/// Eight bytes as an array for `u64::from_le_bytes`: a plain load in the wasm, where
-/// `copy_from_slice` is a call per word (`chunk` always holds eight bytes).
-#[inline(always)]
-pub(crate) fn load8(chunk: &[u8]) -> [u8; 8] {
-    chunk.first_chunk::<8>().copied().unwrap_or([0; 8])
 }
 
 /// The data state's search, per unit type.

@@ -66,12 +66,12 @@ mod tests;
 use super::names::Names;
 use super::token::{StartTag, TokenSink};
 use super::tokenizer::Sink;
-use super::tokenizer::{load8, zero_bytes, HI, LO};
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
 use crate::sort::sat32;
 use crate::source::{units, Src, Unit};
 use crate::style::INLINE_SLOTS;
+use crate::swar::{load8, word_units, zero_bytes, LO};
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet};
 use css::{apply_style, parse_colour};
@@ -296,21 +296,6 @@ fn newline_before_content(out: &mut Out) {
 /// The H6 whitespace characters (all ASCII, so a byte test is a character test).
 const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
-}
-
-/// UTF-16 units of the eight bytes of `w` (whole characters): one per byte that is not a
-/// continuation byte, plus one per four-byte lead.
-#[inline]
-fn word_units(w: u64) -> u32 {
-    if w & HI == 0 {
-        return 8;
-    }
-    // Each mask has at most the top bit of a byte set; shifted down to ones, a multiply by
-    // LO sums them into the top byte (a popcount without the instruction).
-    let ones = |mask: u64| ((mask >> 7).wrapping_mul(LO) >> 56) as u32;
-    let continuation = ones(w & !(w << 1) & HI);
-    let four = ones(w & (w << 1) & (w << 2) & (w << 3) & HI);
-    8 - continuation + four
 }
 
 /// The UTF-16 length of `s` (when `COUNT`, else 0) and whether it holds a `\r`, or a `\n`
