@@ -4,59 +4,103 @@
 use core::fmt;
 use core::str::FromStr;
 
-/// One wire style code of the closed set (spec 1.1), such as `b` or `c_db342e`.
-///
-/// # Examples
-///
-/// ```
-/// use chatmark::StyleCode;
-/// let red: StyleCode = "c_db342e".parse().unwrap();
-/// assert_eq!(red, StyleCode::Red);
-/// assert_eq!(red.to_string(), "c_db342e");
-/// assert!("B".parse::<StyleCode>().is_err()); // codes are case-sensitive (N2)
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum StyleCode {
-    /// `b` bold.
-    Bold,
-    /// `i` italic.
-    Italic,
-    /// `u` underline.
-    Underline,
-    /// `s` strike.
-    Strike,
-    /// `f_13` small.
-    Small,
-    /// `f_15` normal size.
-    Normal,
-    /// `f_18` large.
-    Large,
-    /// `f_20` very large.
-    VeryLarge,
-    /// `c_050a19` default colour.
-    DefaultColour,
-    /// `c_15a85f` green.
-    Green,
-    /// `c_f7b503` yellow.
-    Yellow,
-    /// `c_f27806` orange.
-    Orange,
-    /// `c_db342e` red.
-    Red,
-    /// `lst_1` bullet list item.
-    Bullet,
-    /// `lst_2` ordered list item.
-    Ordered,
-    /// `ind_1` indent level 1.
-    Indent1,
-    /// `ind_2` indent level 2.
-    Indent2,
-    /// `ind_3` indent level 3.
-    Indent3,
-    /// `ind_4` indent level 4.
-    Indent4,
-    /// `ind_5` indent level 5.
-    Indent5,
+/// The code table of spec 1.1, the one hand-written home of the wire codes: each row is a
+/// variant, its wire spelling, its family and a word for its doc. [`StyleCode`], its
+/// [`ALL`](StyleCode::ALL), [`as_str`](StyleCode::as_str), [`family`](StyleCode::family) and
+/// its `FromStr` are generated from it here; the npm package's code list, `StyleCode` type
+/// and family masks are generated from those by `tools/regen` (`src/generate.rs`).
+/// Rows are in table order (C4): flags, then size, colour, list and indent.
+macro_rules! style_codes {
+    ($($variant:ident = $wire:literal, $family:ident, $doc:literal;)*) => {
+        /// One wire style code of the closed set (spec 1.1), such as `b` or `c_db342e`.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use chatmark::StyleCode;
+        /// let red: StyleCode = "c_db342e".parse().unwrap();
+        /// assert_eq!(red, StyleCode::Red);
+        /// assert_eq!(red.to_string(), "c_db342e");
+        /// assert!("B".parse::<StyleCode>().is_err()); // codes are case-sensitive (N2)
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum StyleCode {
+            $(#[doc = concat!("`", $wire, "` ", $doc, ".")] $variant,)*
+        }
+
+        impl StyleCode {
+            /// Every code, in canonical (table) order.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// assert_eq!(chatmark::StyleCode::ALL.len(), 20);
+            /// assert_eq!(chatmark::StyleCode::ALL[0].as_str(), "b");
+            /// ```
+            pub const ALL: [StyleCode; [$(StyleCode::$variant),*].len()] = [$(StyleCode::$variant),*];
+
+            /// The wire spelling of the code.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// assert_eq!(chatmark::StyleCode::Indent3.as_str(), "ind_3");
+            /// ```
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(StyleCode::$variant => $wire,)*
+                }
+            }
+
+            /// The family the code belongs to.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// assert_eq!(chatmark::StyleCode::Ordered.family(), chatmark::Family::List);
+            /// ```
+            pub const fn family(self) -> Family {
+                match self {
+                    $(StyleCode::$variant => Family::$family,)*
+                }
+            }
+        }
+
+        impl FromStr for StyleCode {
+            type Err = UnknownStyleCode;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                // a match, not a search of ALL: the compiler dispatches on length and bytes
+                Ok(match s {
+                    $($wire => StyleCode::$variant,)*
+                    _ => return Err(UnknownStyleCode(s.to_owned())),
+                })
+            }
+        }
+    };
+}
+
+style_codes! {
+    Bold = "b", Flag, "bold";
+    Italic = "i", Flag, "italic";
+    Underline = "u", Flag, "underline";
+    Strike = "s", Flag, "strike";
+    Small = "f_13", Size, "small";
+    Normal = "f_15", Size, "normal size";
+    Large = "f_18", Size, "large";
+    VeryLarge = "f_20", Size, "very large";
+    DefaultColour = "c_050a19", Colour, "default colour";
+    Green = "c_15a85f", Colour, "green";
+    Yellow = "c_f7b503", Colour, "yellow";
+    Orange = "c_f27806", Colour, "orange";
+    Red = "c_db342e", Colour, "red";
+    Bullet = "lst_1", List, "bullet list item";
+    Ordered = "lst_2", List, "ordered list item";
+    Indent1 = "ind_1", Indent, "indent level 1";
+    Indent2 = "ind_2", Indent, "indent level 2";
+    Indent3 = "ind_3", Indent, "indent level 3";
+    Indent4 = "ind_4", Indent, "indent level 4";
+    Indent5 = "ind_5", Indent, "indent level 5";
 }
 
 /// The style families of spec 1.1: at most one code of each of the last four per run.
@@ -83,98 +127,6 @@ pub enum Family {
 }
 
 impl StyleCode {
-    /// Every code, in canonical (table) order.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert_eq!(chatmark::StyleCode::ALL.len(), 20);
-    /// assert_eq!(chatmark::StyleCode::ALL[0].as_str(), "b");
-    /// ```
-    pub const ALL: [StyleCode; 20] = [
-        StyleCode::Bold,
-        StyleCode::Italic,
-        StyleCode::Underline,
-        StyleCode::Strike,
-        StyleCode::Small,
-        StyleCode::Normal,
-        StyleCode::Large,
-        StyleCode::VeryLarge,
-        StyleCode::DefaultColour,
-        StyleCode::Green,
-        StyleCode::Yellow,
-        StyleCode::Orange,
-        StyleCode::Red,
-        StyleCode::Bullet,
-        StyleCode::Ordered,
-        StyleCode::Indent1,
-        StyleCode::Indent2,
-        StyleCode::Indent3,
-        StyleCode::Indent4,
-        StyleCode::Indent5,
-    ];
-
-    /// The wire spelling of the code.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert_eq!(chatmark::StyleCode::Indent3.as_str(), "ind_3");
-    /// ```
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            StyleCode::Bold => "b",
-            StyleCode::Italic => "i",
-            StyleCode::Underline => "u",
-            StyleCode::Strike => "s",
-            StyleCode::Small => "f_13",
-            StyleCode::Normal => "f_15",
-            StyleCode::Large => "f_18",
-            StyleCode::VeryLarge => "f_20",
-            StyleCode::DefaultColour => "c_050a19",
-            StyleCode::Green => "c_15a85f",
-            StyleCode::Yellow => "c_f7b503",
-            StyleCode::Orange => "c_f27806",
-            StyleCode::Red => "c_db342e",
-            StyleCode::Bullet => "lst_1",
-            StyleCode::Ordered => "lst_2",
-            StyleCode::Indent1 => "ind_1",
-            StyleCode::Indent2 => "ind_2",
-            StyleCode::Indent3 => "ind_3",
-            StyleCode::Indent4 => "ind_4",
-            StyleCode::Indent5 => "ind_5",
-        }
-    }
-
-    /// The family the code belongs to.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// assert_eq!(chatmark::StyleCode::Ordered.family(), chatmark::Family::List);
-    /// ```
-    pub const fn family(self) -> Family {
-        match self {
-            StyleCode::Bold | StyleCode::Italic | StyleCode::Underline | StyleCode::Strike => {
-                Family::Flag
-            }
-            StyleCode::Small | StyleCode::Normal | StyleCode::Large | StyleCode::VeryLarge => {
-                Family::Size
-            }
-            StyleCode::DefaultColour
-            | StyleCode::Green
-            | StyleCode::Yellow
-            | StyleCode::Orange
-            | StyleCode::Red => Family::Colour,
-            StyleCode::Bullet | StyleCode::Ordered => Family::List,
-            StyleCode::Indent1
-            | StyleCode::Indent2
-            | StyleCode::Indent3
-            | StyleCode::Indent4
-            | StyleCode::Indent5 => Family::Indent,
-        }
-    }
-
     /// The flag codes (`b i u s`), in table order: slots `0..4`.
     pub(crate) const FLAGS: [StyleCode; 4] = [
         StyleCode::Bold,
@@ -267,37 +219,6 @@ impl fmt::Display for StyleCode {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown style code {}", crate::msg::Quoted(.0))]
 pub struct UnknownStyleCode(pub String);
-
-impl FromStr for StyleCode {
-    type Err = UnknownStyleCode;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        // a match, not a search of ALL: the compiler dispatches on length and bytes
-        Ok(match s {
-            "b" => StyleCode::Bold,
-            "i" => StyleCode::Italic,
-            "u" => StyleCode::Underline,
-            "s" => StyleCode::Strike,
-            "f_13" => StyleCode::Small,
-            "f_15" => StyleCode::Normal,
-            "f_18" => StyleCode::Large,
-            "f_20" => StyleCode::VeryLarge,
-            "c_050a19" => StyleCode::DefaultColour,
-            "c_15a85f" => StyleCode::Green,
-            "c_f7b503" => StyleCode::Yellow,
-            "c_f27806" => StyleCode::Orange,
-            "c_db342e" => StyleCode::Red,
-            "lst_1" => StyleCode::Bullet,
-            "lst_2" => StyleCode::Ordered,
-            "ind_1" => StyleCode::Indent1,
-            "ind_2" => StyleCode::Indent2,
-            "ind_3" => StyleCode::Indent3,
-            "ind_4" => StyleCode::Indent4,
-            "ind_5" => StyleCode::Indent5,
-            _ => return Err(UnknownStyleCode(s.to_owned())),
-        })
-    }
-}
 
 /// A set of style codes with at most one code per family, iterated in canonical order (C4).
 ///
