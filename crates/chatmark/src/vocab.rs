@@ -57,19 +57,21 @@ impl Tag {
         }
     }
 
-    /// The one tag whose name starts with `b`: the names' first letters differ (a test
-    /// holds it), so a scanner compares one candidate, never a list.
-    pub(crate) const fn by_first_byte(b: u8) -> Option<Tag> {
-        Some(match b {
-            b'r' => Tag::Red,
-            b'o' => Tag::Orange,
-            b'y' => Tag::Yellow,
-            b'g' => Tag::Green,
-            b'b' => Tag::Big,
-            b'u' => Tag::Underline,
+    /// The tag named `name` exactly (I3 names are lower case; H3 lowercases first).
+    pub(crate) fn from_name(name: &[u8]) -> Option<Tag> {
+        Some(match name {
+            b"red" => Tag::Red,
+            b"orange" => Tag::Orange,
+            b"yellow" => Tag::Yellow,
+            b"green" => Tag::Green,
+            b"big" => Tag::Big,
+            b"underline" => Tag::Underline,
             _ => return None,
         })
     }
+
+    /// Length in bytes of the longest name (the I3 scan looks no further).
+    pub(crate) const LONGEST_NAME: usize = 9;
 
     /// Position of the tag in the declaration order, for per-tag tables.
     pub(crate) const fn index(self) -> usize {
@@ -241,8 +243,8 @@ mod tests {
         assert_eq!(Tag::Underline.index() + 1, Tag::COUNT);
         for (k, t) in Tag::ALL.into_iter().enumerate() {
             assert_eq!(t.index(), k);
-            // the first letter names the tag alone (I3's scan compares one candidate)
-            assert_eq!(Tag::by_first_byte(t.name().as_bytes()[0]), Some(t));
+            assert_eq!(Tag::from_name(t.name().as_bytes()), Some(t));
+            assert!(t.name().len() <= Tag::LONGEST_NAME);
             assert_eq!(markup(t.code()), Markup::Tag(t), "{t:?}");
         }
     }

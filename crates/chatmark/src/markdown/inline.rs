@@ -195,23 +195,19 @@ pub(super) fn tag_at(src: Src<'_>, i: usize, end: usize) -> Option<(usize, Tag, 
 }
 
 fn tag_in<U: Unit>(units: &[U], i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
-    let at = |k: usize| units.get(k).filter(|_| k < end).map(|c| c.byte());
+    let at = |k: usize| units.get(k).map(|c| c.byte());
     let spelling = Spelling::opened_by(at(i)?)?;
     let closing = at(i + 1) == Some(b'/');
     let name_start = i + 1 + usize::from(closing);
-    // the first letter names the only candidate; the rest and the bracket must follow
-    let tag = Tag::by_first_byte(at(name_start)?)?;
-    let name = tag.name().as_bytes();
-    let close = name_start + name.len();
-    let rest_matches = name
+    // Look no further than the longest name and its bracket (linear).
+    let window = units.get(name_start..end.min(name_start + Tag::LONGEST_NAME + 1))?;
+    let len = window
         .iter()
-        .zip(name_start..)
-        .skip(1)
-        .all(|(&n, k)| at(k) == Some(n));
-    (rest_matches && at(close) == Some(spelling.close_bracket())).then_some((
-        close + 1 - i,
-        tag,
-        spelling,
-        closing,
-    ))
+        .position(|c| c.byte() == spelling.close_bracket())?;
+    let mut name = [0u8; Tag::LONGEST_NAME];
+    for (slot, c) in name.iter_mut().zip(window.get(..len)?) {
+        *slot = c.byte();
+    }
+    let tag = Tag::from_name(name.get(..len)?)?;
+    Some((name_start + len + 1 - i, tag, spelling, closing))
 }
