@@ -1,5 +1,6 @@
-//! The UTF-16 check of the markdown and html targets: a dialect's UTF-16 entry point reads
-//! units as its UTF-8 one reads their lossy decoding (L2: a lone surrogate is U+FFFD).
+//! The checks the markdown and html targets share: a dialect's UTF-16 entry point reads
+//! units as its UTF-8 one reads their lossy decoding (L2: a lone surrogate is U+FFFD), and
+//! a parse is a fixed point of normalisation (W1, 1.3).
 
 use chatmark::{Diagnostic, Formatted, FormattedUtf16};
 
@@ -22,4 +23,17 @@ pub fn check(
         assert_eq!(got.to_formatted(), want, "UTF-16 {units:?}");
         assert_eq!(got_diags, want_diags, "UTF-16 diagnostics {units:?}");
     }
+}
+
+/// W1, 1.3: a parse is a fixed point of normalisation (its runs, given back as client runs
+/// over its own text, come out unchanged), so storing a parsed message and reading it back
+/// as `text_styles` changes nothing.
+pub fn fixed_point(f: &Formatted, input: &str) {
+    let raw: Vec<chatmark::RawTextStyle<'static>> =
+        f.text_styles.iter().map(chatmark::RawTextStyle::from).collect();
+    assert_eq!(
+        chatmark::normalize(&f.text, &raw).0,
+        f.text_styles,
+        "not a fixed point of normalize: {input:?}"
+    );
 }
