@@ -22,7 +22,7 @@ impl Tag {
     pub(crate) const COUNT: usize = 6;
 
     /// Every tag.
-    #[cfg(test)]
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub(crate) const ALL: [Tag; Tag::COUNT] = [
         Tag::Red,
         Tag::Orange,

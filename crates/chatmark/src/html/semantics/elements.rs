@@ -2,6 +2,7 @@
 //! style), WHATWG's void elements (H5) and the elements whose end tag may be omitted (L3).
 
 use crate::style::INLINE_SLOTS;
+use crate::vocab::Tag;
 use crate::StyleCode;
 
 /// What an element does beyond its style (H3).
@@ -67,9 +68,8 @@ impl Effect {
     }
 }
 
-/// The element names the semantics knows by id (H3, and `font` for its `color`): an
-/// id is an index here. Other names are interned per message.
-pub(super) const KNOWN: [&str; 39] = [
+/// The element names of the H3 table other than the I3 tags (and `font`, for its `color`).
+const ELEMENTS: [&str; 33] = [
     "b",
     "strong",
     "i",
@@ -103,13 +103,31 @@ pub(super) const KNOWN: [&str; 39] = [
     "br",
     "span",
     "font",
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "big",
-    "underline",
 ];
+
+/// Id of the first I3 tag element: a tag's id is this plus its [`Tag::index`], in
+/// [`Tag::ALL`] order, so a new tag of the vocabulary is an element with no edit here.
+const TAG_BASE: u32 = ELEMENTS.len() as u32;
+
+/// The element names the semantics knows by id (H3, and `font` for its `color`): an id is
+/// an index here. The H3 elements, then the I3 tags as elements of the same name and
+/// effect ("the dialect's angle spelling"). Other names are interned per message.
+// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+pub(super) const KNOWN: [&str; ELEMENTS.len() + Tag::COUNT] = {
+    let mut all = [""; ELEMENTS.len() + Tag::COUNT];
+    let mut k = 0;
+    while k < ELEMENTS.len() {
+        all[k] = ELEMENTS[k];
+        k += 1;
+    }
+    let mut t = 0;
+    while t < Tag::COUNT {
+        all[ELEMENTS.len() + t] = Tag::ALL[t].name();
+        t += 1;
+    }
+    all
+};
 
 /// Id of `br` in [`KNOWN`].
 pub(super) const BR: u32 = 30;
@@ -119,9 +137,16 @@ pub(super) const HR: u32 = 23;
 pub(super) const FONT: u32 = 32;
 
 /// The id of a known element name (already ASCII-lowercased): its index in [`KNOWN`],
-/// matched by length, then bytes (no hashing, no allocation).
+/// matched by length, then bytes (no hashing, no allocation); an I3 tag's name through the
+/// vocabulary.
 #[inline]
 pub(super) fn known(name: &str) -> Option<u32> {
+    element(name).or_else(|| Some(TAG_BASE + Tag::from_name(name.as_bytes())?.index() as u32))
+}
+
+/// The id of an H3 element other than the I3 tags, in [`ELEMENTS`].
+#[inline]
+fn element(name: &str) -> Option<u32> {
     Some(match name.len() {
         1 => match name {
             "b" => 0,
@@ -152,8 +177,6 @@ pub(super) fn known(name: &str) -> Option<u32> {
             "del" => 8,
             "pre" => 20,
             "div" => 22,
-            "red" => 33,
-            "big" => 37,
             _ => return None,
         },
         4 => match name {
@@ -164,7 +187,6 @@ pub(super) fn known(name: &str) -> Option<u32> {
         5 => match name {
             "small" => 15,
             "table" => 28,
-            "green" => 36,
             _ => return None,
         },
         6 => match name {
@@ -172,17 +194,11 @@ pub(super) fn known(name: &str) -> Option<u32> {
             "strike" => 7,
             "header" => 26,
             "footer" => 27,
-            "orange" => 34,
-            "yellow" => 35,
             _ => return None,
         },
         7 => match name {
             "section" => 24,
             "article" => 25,
-            _ => return None,
-        },
-        9 => match name {
-            "underline" => 38,
             _ => return None,
         },
         10 => match name {
@@ -205,7 +221,7 @@ pub(super) fn classify(id: Option<u32>) -> (Role, Effect) {
     match id {
         0 | 1 => (Role::Inline, e.with(StyleCode::Bold)),
         2 | 3 => (Role::Inline, e.with(StyleCode::Italic)),
-        4 | 5 | 38 => (Role::Inline, e.with(StyleCode::Underline)),
+        4 | 5 => (Role::Inline, e.with(StyleCode::Underline)),
         6..=8 => (Role::Inline, e.with(StyleCode::Strike)),
         9..=12 => (Role::Block, e.with(StyleCode::Bold).with(StyleCode::Large)),
         13 | 14 => (Role::Block, e.with(StyleCode::Bold)),
@@ -218,12 +234,10 @@ pub(super) fn classify(id: Option<u32>) -> (Role, Effect) {
         21..=29 => (Role::Block, e),
         30 => (Role::Break, e),
         31 | 32 => (Role::Plain, e),
-        33 => (Role::Inline, e.with(StyleCode::Red)),
-        34 => (Role::Inline, e.with(StyleCode::Orange)),
-        35 => (Role::Inline, e.with(StyleCode::Yellow)),
-        36 => (Role::Inline, e.with(StyleCode::Green)),
-        37 => (Role::Inline, e.with(StyleCode::Large)),
-        _ => (Role::Unsupported, e),
+        _ => match Tag::ALL.get(id.saturating_sub(TAG_BASE) as usize) {
+            Some(tag) if id >= TAG_BASE => (Role::Inline, e.with(tag.code())),
+            _ => (Role::Unsupported, e),
+        },
     }
 }
 
