@@ -1,78 +1,78 @@
 //! The dialect's vocabulary beyond the wire codes of [`StyleCode`]: the I3 tags (also H3
 //! elements) with their two spellings, how the markdown dialect writes each inline code,
 //! and the palette and size tables that the markdown parser, HTML `style` / `<font color>`
-//! (H4) and both renderers (W1, W2) read. Every match over the vocabulary here is
-//! exhaustive: a new code or tag does not compile until each of them says what it is.
+//! (H4) and both renderers (W1, W2) read. The tags are declared once, in `tags!`; the codes
+//! once, in `style.rs`. [`row`] matches every code exhaustively, so a new code does not
+//! compile until it says how the dialect and the renderers write it; [`PALETTE`] and
+//! [`SIZES`] are lists, which tests check against the code table (a new colour without its
+//! palette row fails `cargo test`, not the build).
 
 use crate::StyleCode;
 
-/// An I3 tag of the markdown dialect, `{name}` or `<name>`; also an HTML element (H3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tag {
-    Red,
-    Orange,
-    Yellow,
-    Green,
-    Big,
-    Underline,
+/// The I3 tags, one row each: variant, name and the code it adds. [`Tag`] with its
+/// `COUNT`, `ALL`, `name`, `code`, `from_name` and `LONGEST_NAME` is generated from it, and
+/// the HTML element table and the npm package's toolbar read it, so a new tag is one row.
+macro_rules! tags {
+    ($($variant:ident = $name:literal => $code:ident;)*) => {
+        /// An I3 tag of the markdown dialect, `{name}` or `<name>`; also an HTML element (H3).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum Tag {
+            $(#[doc = concat!("`{", $name, "}`")] $variant,)*
+        }
+
+        impl Tag {
+            /// Every tag, in declaration order.
+            #[cfg_attr(not(feature = "html"), allow(dead_code))]
+            pub(crate) const ALL: [Tag; [$(Tag::$variant),*].len()] = [$(Tag::$variant),*];
+
+            /// Number of tags.
+            pub(crate) const COUNT: usize = Tag::ALL.len();
+
+            /// The name between the brackets (lower case, I3), also the element name (H3)
+            /// and, for a colour, its name in the dialects (H4 `color: red`).
+            pub(crate) const fn name(self) -> &'static str {
+                match self {
+                    $(Tag::$variant => $name,)*
+                }
+            }
+
+            /// The code the tag adds (I3).
+            pub(crate) const fn code(self) -> StyleCode {
+                match self {
+                    $(Tag::$variant => StyleCode::$code,)*
+                }
+            }
+
+            /// The tag named `name` exactly (I3 names are lower case; H3 lowercases first).
+            pub(crate) fn from_name(name: &[u8]) -> Option<Tag> {
+                Some(match name {
+                    $(n if n == $name.as_bytes() => Tag::$variant,)*
+                    _ => return None,
+                })
+            }
+
+            /// Length in bytes of the longest name (the I3 scan looks no further).
+            pub(crate) const LONGEST_NAME: usize = {
+                let mut longest = 0;
+                $(if $name.len() > longest {
+                    longest = $name.len();
+                })*
+                longest
+            };
+        }
+    };
+}
+
+tags! {
+    Red = "red" => Red;
+    Orange = "orange" => Orange;
+    Yellow = "yellow" => Yellow;
+    Green = "green" => Green;
+    Big = "big" => Large;
+    Underline = "underline" => Underline;
 }
 
 impl Tag {
-    /// Number of tags.
-    pub(crate) const COUNT: usize = 6;
-
-    /// Every tag.
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
-    pub(crate) const ALL: [Tag; Tag::COUNT] = [
-        Tag::Red,
-        Tag::Orange,
-        Tag::Yellow,
-        Tag::Green,
-        Tag::Big,
-        Tag::Underline,
-    ];
-
-    /// The name between the brackets (lower case, I3), also the element name (H3) and, for
-    /// a colour, its name in the dialects (H4 `color: red`).
-    pub(crate) const fn name(self) -> &'static str {
-        match self {
-            Tag::Red => "red",
-            Tag::Orange => "orange",
-            Tag::Yellow => "yellow",
-            Tag::Green => "green",
-            Tag::Big => "big",
-            Tag::Underline => "underline",
-        }
-    }
-
-    /// The code the tag adds (I3).
-    pub(crate) const fn code(self) -> StyleCode {
-        match self {
-            Tag::Red => StyleCode::Red,
-            Tag::Orange => StyleCode::Orange,
-            Tag::Yellow => StyleCode::Yellow,
-            Tag::Green => StyleCode::Green,
-            Tag::Big => StyleCode::Large,
-            Tag::Underline => StyleCode::Underline,
-        }
-    }
-
-    /// The tag named `name` exactly (I3 names are lower case; H3 lowercases first).
-    pub(crate) fn from_name(name: &[u8]) -> Option<Tag> {
-        Some(match name {
-            b"red" => Tag::Red,
-            b"orange" => Tag::Orange,
-            b"yellow" => Tag::Yellow,
-            b"green" => Tag::Green,
-            b"big" => Tag::Big,
-            b"underline" => Tag::Underline,
-            _ => return None,
-        })
-    }
-
-    /// Length in bytes of the longest name (the I3 scan looks no further).
-    pub(crate) const LONGEST_NAME: usize = 9;
-
     /// Position of the tag in the declaration order, for per-tag tables.
     pub(crate) const fn index(self) -> usize {
         self as usize
