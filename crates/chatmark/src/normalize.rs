@@ -444,12 +444,15 @@ mod tests {
         assert!(out.is_empty());
         assert_eq!(d.len(), MAX_DIAGNOSTICS);
         let spans: Vec<_> = d.iter().map(|d| (d.start, d.start + d.len)).collect();
-        assert!(spans.windows(2).all(|w| w[0] <= w[1]), "sorted by position");
-        // each run at `s` gives run_dropped at (s, s) and unknown_style_code at (s, s + 1)
-        assert_eq!(spans[..3], [(0, 0), (0, 1), (1, 1)]);
+        assert!(
+            spans.windows(2).all(|w| w[0].0 <= w[1].0),
+            "sorted by start"
+        );
+        // each run at `s` gives unknown_style_code at (s, s + 1), then run_dropped at (s, s)
+        assert_eq!(spans[..3], [(0, 1), (0, 0), (1, 2)]);
         assert_eq!(
             spans[MAX_DIAGNOSTICS - 1],
-            (MAX_DIAGNOSTICS / 2 - 1, MAX_DIAGNOSTICS / 2)
+            (MAX_DIAGNOSTICS / 2 - 1, MAX_DIAGNOSTICS / 2 - 1)
         );
         // ties keep array order: the unknown code is reported before the run is dropped
         let (_, d) = normalize("ab", &[raw(0, 0, &["zz"])]);

@@ -131,10 +131,10 @@ impl Span {
 /// diagnostic each.
 pub(crate) const MAX_DIAGNOSTICS: usize = 1000;
 
-/// Keeps the first [`MAX_DIAGNOSTICS`] of `d` by position (start, then end; ties keep their
-/// order), sorted so: the one cap of every path that reports diagnostics (L3).
+/// Keeps the first [`MAX_DIAGNOSTICS`] of `d` by start position, sorted so (stably: notes
+/// that start together keep their order, so a client run's unknown code is still reported
+/// before the run is dropped): the cap of client-run diagnostics (L3).
 pub(crate) fn cap_diagnostics(d: &mut Vec<Diagnostic>) {
-    sort_by_key32(d, |d| sat32(d.start.saturating_add(d.len)));
     sort_by_key32(d, |d| sat32(d.start));
     d.truncate(MAX_DIAGNOSTICS);
 }
