@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // chatmark-jsonl: the JSONL conformance contract of `chatmark --jsonl`, through the wasm
-// engine. Each stdin line (split at \n only, a final \r dropped, invalid UTF-8 read lossily)
+// engine. Each stdin line (split at \n only, a final \r dropped, invalid UTF-8 read lossily,
+// a byte-order mark opening the input skipped)
 // is a body {"text","parse_mode"?,"text_styles"?}, resolved without the chat_id check; each
 // stdout line is {"text","text_styles"} or {"error":{"code","field","message"}}, one per
-// input line, in order. A last line without \n counts too.
+// input line, in order, with U+2028/U+2029 escaped. A last line without \n counts too.
 import { resolveJsonl } from '../js/node.js';
 
-const decoder = new TextDecoder('utf-8'); // fatal: false, so bad bytes become U+FFFD
+// fatal: false, so bad bytes become U+FFFD; a byte-order mark is dropped at the start of
+// the input only, as `chatmark --jsonl` does (a decoder would drop it from every line)
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+let first = true;
 let pending = [];
 let out = [];
 let outBytes = 0;
@@ -21,6 +25,8 @@ function flush(force) {
 
 function answer(bytes) {
   let line = decoder.decode(bytes);
+  if (first && line.startsWith('\ufeff')) line = line.slice(1);
+  first = false;
   if (line.endsWith('\r')) line = line.slice(0, -1);
   const s = resolveJsonl(line) + '\n';
   out.push(s);

@@ -537,6 +537,10 @@ export function createApi({ html, entry }) {
     return { markdown, lossless, unexpressed };
   }
 
+  // one JSONL answer: U+2028 and U+2029 escaped, as `chatmark --jsonl` writes them, so
+  // that a reader splitting lines as JavaScript does still sees one answer per line
+  const jsonLine = (v) => JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+
   function resolveJsonl(line) {
     let body;
     const text = String(line);
@@ -545,14 +549,14 @@ export function createApi({ html, entry }) {
       // engine saturates, N1)
       body = JSON.parse(text);
     } catch (e) {
-      return JSON.stringify({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
+      return jsonLine({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
     }
     try {
       const r = resolveSendMessage(body, { checkChatId: false });
-      return JSON.stringify(r);
+      return jsonLine(r);
     } catch (e) {
-      if (e instanceof ChatmarkError) return JSON.stringify({ error: e.toJSON() });
-      return JSON.stringify({ error: { code: 'internal_error', field: '', message: String(e) } });
+      if (e instanceof ChatmarkError) return jsonLine({ error: e.toJSON() });
+      return jsonLine({ error: { code: 'internal_error', field: '', message: String(e) } });
     }
   }
 

@@ -34,3 +34,13 @@ test('the bin reads invalid UTF-8 lossily and splits at \\n only', () => {
   const lines = p.stdout.toString().split('\n');
   assert.deepEqual(lines.slice(0, 2).map((l) => JSON.parse(l).text), ['a\ufffd\ufffdb', 'x\u2028y']);
 });
+
+test('the bin skips a byte-order mark opening the input and escapes U+2028/U+2029, as the CLI', () => {
+  const bin = join(pkgRoot, 'bin', 'chatmark-jsonl.mjs');
+  const input = '\ufeff{"text":"*a*","parse_mode":"markdown"}\n\ufeff{"text":"b"}\n{"text":"x\u2028y\u2029"}\n';
+  const lines = spawnSync(process.execPath, [bin], { input }).stdout.toString().split('\n');
+  assert.equal(lines[0], '{"text":"a","text_styles":[{"start":0,"len":1,"st":["i"]}]}');
+  // elsewhere U+FEFF is a body's first character, which is no JSON
+  assert.equal(JSON.parse(lines[1]).error.code, 'invalid_json');
+  assert.equal(lines[2], '{"text":"x\\u2028y\\u2029","text_styles":[]}');
+});
