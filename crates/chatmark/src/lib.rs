@@ -38,6 +38,10 @@ mod swar;
 mod utf16;
 mod vocab;
 
+/// The npm package's vocabulary, generated from the engine's and checked for drift.
+#[cfg(test)]
+mod generate;
+
 /// The one seeded generator of the test suites, shared with the integration tests.
 #[cfg(test)]
 #[path = "../tests/common/rng.rs"]
