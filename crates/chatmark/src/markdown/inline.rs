@@ -7,25 +7,10 @@
 
 use super::chars::{self, Class};
 use super::lines::Line;
+use super::syntax::INLINE_TABLE;
 use crate::sort::sat32;
 use crate::source::{units, Src, Unit};
 use crate::vocab::{Spelling, Tag};
-
-/// Units that may start markup (`\\ ` * _ ~ { <`), by [`crate::source::Unit::byte`];
-/// everything else is plain text. A table beats vectorised searches on chat text, where
-/// markup is a few bytes apart.
-// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-static SPECIAL: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut k = 0;
-    let bytes = *b"\\`*_~{<";
-    while k < bytes.len() {
-        t[bytes[k] as usize] = true;
-        k += 1;
-    }
-    t
-};
 
 /// What the tokenizer reports, in source order: only markup, never plain text (code spans,
 /// unmatched backticks and escaped characters are text, and so are not reported).
@@ -118,7 +103,7 @@ pub(super) fn paragraph(
             }
         }
         while i < end {
-            i = src.find_in(i, end, &SPECIAL);
+            i = src.find_in(i, end, &INLINE_TABLE);
             let Some(b) = src.byte(i).filter(|_| i < end) else {
                 break;
             };

@@ -14,6 +14,7 @@ mod emphasis;
 mod inline;
 mod lines;
 mod plain;
+pub(crate) mod syntax;
 mod unicode;
 
 use crate::builder::FormattedBuilder;

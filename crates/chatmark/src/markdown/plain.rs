@@ -2,36 +2,17 @@
 //! text with no runs (I7), and skips both passes. Most chat messages carry no markup (43%
 //! of the bench corpus).
 //!
-//! A construct needs one of these bytes: anywhere, `` ` `` (I1, F1), `\` (I2), `{` or `<`
-//! (I3), `*` or `_` (I4), `~` (I5); at the start of a line, a space (P1, and the blank
-//! lines of 2.3, whose spaces go), `>` (P2), `#`, `-`, `+` or a digit (P3). Without them
-//! every line is a text line with no prefix and every paragraph is plain text, so the
-//! output is the input: line breaks are copied unchanged (2.0) and nothing adds a code.
+//! A construct needs one of the bytes of [`super::syntax`]: anywhere, `` ` `` (I1, F1), `\`
+//! (I2), `{` or `<` (I3), `*` or `_` (I4), `~` (I5); at the start of a line, a space (P1,
+//! and the blank lines of 2.3, whose spaces go), `>` (P2), `#`, `-`, `+` or a digit (P3).
+//! Without them every line is a text line with no prefix and every paragraph is plain text,
+//! so the output is the input: line breaks are copied unchanged (section 2) and nothing
+//! adds a code.
 //! (The backtick is on the list although a code span or fence alone copies its text as it
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
+use super::syntax::{CLASS, INLINE, PREFIX};
 use crate::source::{units, Src, Unit};
-
-/// Per byte: bit 0 when it may begin an inline construct anywhere, bit 1 when it may begin
-/// a line prefix at the start of a line.
-// Evaluated at compile time: an index out of bounds would fail the build, not panic.
-#[allow(clippy::indexing_slicing)]
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let inline = b"`\\{<*_~";
-    let mut k = 0;
-    while k < inline.len() {
-        t[inline[k] as usize] |= 1;
-        k += 1;
-    }
-    let prefix = b" >#-+0123456789";
-    let mut k = 0;
-    while k < prefix.len() {
-        t[prefix[k] as usize] |= 2;
-        k += 1;
-    }
-    t
-};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics.
@@ -41,13 +22,13 @@ pub(super) fn is_plain(input: Src<'_>) -> bool {
 
 fn plain<U: Unit>(input: &[U]) -> bool {
     // both classes count at a line start, only the inline one elsewhere
-    let mut mask = 3u8;
+    let mut mask = INLINE | PREFIX;
     for &c in input {
         let b = c.byte();
         if CLASS.get(usize::from(b)).copied().unwrap_or(0) & mask != 0 {
             return false;
         }
-        mask = 1 | (u8::from(b == b'\n') << 1);
+        mask = if b == b'\n' { INLINE | PREFIX } else { INLINE };
     }
     true
 }

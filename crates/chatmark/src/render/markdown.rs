@@ -26,6 +26,7 @@
 
 use super::{lines, runs_from, stretch_ends, Ends, Feature, InlineStack, Line, Piece};
 use crate::markdown::chars::{class, Class};
+use crate::markdown::syntax::is_inline;
 use crate::sort::{sat32, sort_by_key32};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::Span;
@@ -193,7 +194,7 @@ fn escape(out: &mut String, p: &Piece<'_>, first: usize, dot: Option<usize>) {
     let mut from = 0;
     for (k, b) in p.text.bytes().enumerate() {
         let at = p.byte + k;
-        let esc = matches!(b, b'\\' | b'`' | b'*' | b'_' | b'~' | b'{' | b'<')
+        let esc = is_inline(b)
             || (at == first && matches!(b, b'>' | b'#' | b'-' | b'+'))
             || Some(at) == dot;
         if esc {

@@ -1,0 +1,53 @@
+//! The markdown dialect's byte classes, in one place for the parser's inline scan
+//! ([`super::inline`]), its fast path ([`super::plain`]) and the markdown renderer's escaping
+//! (W2): the bytes that may begin an inline construct anywhere (I1–I5), and those that may
+//! begin a line prefix at the start of a line (P1–P3, and the blank lines of 2.3).
+
+/// Bytes that may begin an inline construct: `` ` `` (I1, F1), `\` (I2), `{` and `<`
+/// (I3), `*` and `_` (I4), `~` (I5).
+pub(super) const INLINE_BYTES: [u8; 7] = *b"\\`*_~{<";
+
+/// Bytes that may begin a line prefix, at a line's start: a space (P1, and blank lines),
+/// `>` (P2), `#`, `-`, `+` or a digit (P3).
+pub(super) const PREFIX_BYTES: [u8; 15] = *b" >#-+0123456789";
+
+/// [`CLASS`] bit of the bytes of [`INLINE_BYTES`].
+pub(super) const INLINE: u8 = 1;
+/// [`CLASS`] bit of the bytes of [`PREFIX_BYTES`].
+pub(super) const PREFIX: u8 = 2;
+
+/// Per byte, its classes ([`INLINE`], [`PREFIX`]); indexed by [`crate::source::Unit::byte`].
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+pub(super) static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut k = 0;
+    while k < INLINE_BYTES.len() {
+        t[INLINE_BYTES[k] as usize] |= INLINE;
+        k += 1;
+    }
+    let mut k = 0;
+    while k < PREFIX_BYTES.len() {
+        t[PREFIX_BYTES[k] as usize] |= PREFIX;
+        k += 1;
+    }
+    t
+};
+
+/// Whether `b` may begin an inline construct, as a table for [`crate::source::Src::find_in`].
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+pub(super) static INLINE_TABLE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = CLASS[b] & INLINE != 0;
+        b += 1;
+    }
+    t
+};
+
+/// Whether `b` may begin an inline construct anywhere (so a renderer escapes it, I2).
+pub(crate) fn is_inline(b: u8) -> bool {
+    INLINE_TABLE.get(usize::from(b)).copied().unwrap_or(false)
+}
