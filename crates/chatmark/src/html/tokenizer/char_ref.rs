@@ -1,7 +1,8 @@
 //! Character references as HTML5 decodes them (H1): named ones (every name of the entity
 //! table, the legacy forms without a semicolon, and their special reading inside attribute
-//! values), numeric ones (decimal and hex, with the C1 remapping and U+FFFD for invalid code
-//! points). Each lookup reads a bounded window of units after the `&` (linear, L1).
+//! values), numeric ones (decimal and hex, 0x80–0x9F remapped as Windows-1252, U+FFFD for
+//! invalid code points). Each lookup reads a bounded window of units after the `&` (linear,
+//! L1).
 
 use super::super::entities::{self, LONGEST_LEGACY_NAME, LONGEST_NAME};
 use super::scan::byte_at;
