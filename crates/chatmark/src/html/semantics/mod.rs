@@ -60,6 +60,7 @@
 
 mod css;
 mod elements;
+mod out;
 #[cfg(test)]
 mod tests;
 
@@ -71,11 +72,13 @@ use crate::msg::msg;
 use crate::sort::sat32;
 use crate::source::{units, Src, Unit};
 use crate::style::INLINE_SLOTS;
-use crate::swar::{load8, word_units, zero_bytes, LO};
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet};
 use css::{apply_style, parse_colour};
 use elements::{classify, end_tag_optional, is_void, known, Effect, Role, BR, FONT, HR, KNOWN};
+#[cfg(test)]
+use out::scan;
+use out::{newline_before_content, Out};
 
 /// The `closed` bit of [`Elem::prev`].
 const CLOSED: u32 = 1 << 31;
@@ -192,150 +195,9 @@ impl Scratch {
     }
 }
 
-/// Writes into the builder, keeping line codes off line breaks (1.3). A `\r` is held back
-/// one character: only a `\r` right before `\n` is part of a line break.
-#[derive(Debug)]
-struct Out {
-    b: FormattedBuilder,
-    cr: Option<StyleSet>,
-}
-
-impl Out {
-    fn is_empty(&self) -> bool {
-        self.cr.is_none() && self.b.is_empty()
-    }
-
-    fn ends_with_newline(&self) -> bool {
-        self.cr.is_none() && self.b.ends_with_newline()
-    }
-
-    /// Emits the held-back `\r`, as a line break when `before_lf`.
-    fn flush_cr(&mut self, before_lf: bool) {
-        if let Some(st) = self.cr.take() {
-            let st = if before_lf {
-                st.without_line_codes()
-            } else {
-                st
-            };
-            self.b.push_char('\r', st);
-        }
-    }
-
-    #[inline]
-    /// Appends `a..b` of `src` with `style`; `has_line` says whether `style` has line codes.
-    fn push(&mut self, src: Src<'_>, a: usize, b: usize, style: StyleSet, has_line: bool) {
-        let breaks = match src {
-            // a UTF-16 builder counts the units as it writes them
-            Src::Utf8(s) if !self.b.writes_utf16() => {
-                let s = s.get(a..b).unwrap_or_default();
-                let (units, breaks) = scan::<true>(s.as_bytes(), has_line);
-                if self.cr.is_none() && !breaks {
-                    self.b.push_str_units(s, units, style);
-                    return;
-                }
-                breaks
-            }
-            Src::Utf8(s) => scan::<false>(s.get(a..b).unwrap_or_default().as_bytes(), has_line).1,
-            Src::Utf16(u) => {
-                let nl = if has_line { 0x0a } else { 0x0d };
-                let units = u.get(a..b).unwrap_or_default();
-                units.iter().any(|&c| c == 0x0d || c == nl)
-            }
-        };
-        if self.cr.is_none() && !breaks {
-            self.b.push_src(src, a, b, style);
-            return;
-        }
-        self.push_lines(src, a, b, style);
-    }
-
-    #[inline(never)]
-    fn push_lines(&mut self, src: Src<'_>, a: usize, b: usize, style: StyleSet) {
-        let mut at = a;
-        while at < b {
-            // one search for either: two would each rescan the rest of the text (L1)
-            let n = src.find_in(at, b, &LINE_BREAKS);
-            if n > at {
-                self.flush_cr(false);
-                self.b.push_src(src, at, n, style);
-            }
-            match src.byte(n).filter(|_| n < b) {
-                Some(b'\n') => {
-                    self.flush_cr(true);
-                    self.b.push_char('\n', style.without_line_codes());
-                }
-                Some(_) => {
-                    self.flush_cr(false);
-                    self.cr = Some(style);
-                }
-                None => {}
-            }
-            at = n + 1;
-        }
-    }
-}
-
-/// The bytes [`Out::push_lines`] stops at, by [`Unit::byte`].
-// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-static LINE_BREAKS: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'\r' as usize] = true;
-    t[b'\n' as usize] = true;
-    t
-};
-
-/// H6 line break before content that follows a boundary.
-fn newline_before_content(out: &mut Out) {
-    if !out.is_empty() && !out.ends_with_newline() {
-        out.flush_cr(true);
-        out.b.push_char('\n', StyleSet::EMPTY);
-    }
-}
-
 /// The H6 whitespace characters (all ASCII, so a byte test is a character test).
 const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0c')
-}
-
-/// The UTF-16 length of `s` (when `COUNT`, else 0) and whether it holds a `\r`, or a `\n`
-/// when `lf`: what [`Out::push`] needs, in one pass eight bytes at a time (SWAR; the last
-/// few bytes are padded with zeros, which count one unit each and are taken off).
-#[inline(never)]
-fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
-    let cr = LO * u64::from(b'\r');
-    let nl = LO * u64::from(if lf { b'\n' } else { b'\r' });
-    let mut chunks = s.chunks_exact(8);
-    let mut units = 0usize;
-    let mut breaks = 0u64;
-    for chunk in &mut chunks {
-        let word = load8(chunk);
-        let w = u64::from_le_bytes(word);
-        breaks |= zero_bytes(w ^ cr) | zero_bytes(w ^ nl);
-        if COUNT {
-            units += word_units(w) as usize;
-        }
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // The last eight bytes, shifted so that only the remainder's stay (the others
-        // were counted); shorter texts are read byte by byte.
-        let w = match s.len().checked_sub(8).and_then(|k| s.get(k..)) {
-            Some(last) => {
-                let word = load8(last);
-                u64::from_le_bytes(word) >> (8 * (8 - rest.len()))
-            }
-            None => rest
-                .iter()
-                .rev()
-                .fold(0u64, |w, &b| (w << 8) | u64::from(b)),
-        };
-        breaks |= zero_bytes(w ^ cr) | zero_bytes(w ^ nl);
-        if COUNT {
-            units += word_units(w) as usize - (8 - rest.len());
-        }
-    }
-    (units, breaks != 0)
 }
 
 /// Counts `<` and `\n` bytes (vectorised: byte-wide counters per 128-byte chunk).
