@@ -5,8 +5,9 @@
 //      (the size-tuned profile of the root Cargo.toml: opt-level z, lto, one codegen unit)
 //   2. wasm-bindgen --target web --out-dir pkg   (the CLI pinned to the crate's wasm-bindgen)
 //   3. wasm-opt -Oz                               (binaryen from npm, a devDependency)
-// then node scripts/inline.mjs (pkg/inline.js: the full wasm as base64) and the sizes against
-// their budgets (scripts/size-check.mjs; `bash scripts/wasm` fails over budget).
+// then js/composer.min.js (esbuild), node scripts/inline.mjs (pkg/inline.js: the full wasm as
+// base64) and the sizes against their budgets (scripts/size-check.mjs; `bash scripts/wasm`
+// fails over budget).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -75,6 +76,20 @@ for (const [name, features] of [['chatmark', []], ['chatmark_markdown', ['--no-d
   ]);
   console.error(`wasm-opt ${name}: ${before} -> ${statSync(wasm).size} bytes`);
 }
+
+// The composer ships minified (its readable source is js/composer.js): esbuild, pinned in
+// package-lock.json, shortens the `_`-prefixed members too; its budget (6 KB gzip -9) is
+// checked by test/composer.test.mjs on this file.
+const { build } = await import('esbuild').catch(() => missing('the npm devDependencies (npm ci)'));
+await build({
+  entryPoints: [join(pkgRoot, 'js', 'composer.js')],
+  outfile: join(pkgRoot, 'js', 'composer.min.js'),
+  format: 'esm',
+  minify: true,
+  mangleProps: /^_/,
+  target: 'es2022',
+  logLevel: 'warning',
+});
 
 run(process.execPath, [join(here, 'inline.mjs')]);
 run(process.execPath, [join(here, 'size-check.mjs'), '--print']); // scripts/wasm enforces the budgets

@@ -1,11 +1,11 @@
-//! The vocabulary generated outward: the npm package's code list (`STYLE_CODES`) and its
-//! `StyleCode` type, written from the one hand-written table (`style.rs`'s `style_codes!`)
-//! into marked regions of the JS and TypeScript sources. (The composer's family masks and
-//! toolbar colours are next, once its build minifies it: the marked region does not fit its
-//! 6 KB budget as unminified source.) A test, so that `cargo test` fails
+//! The vocabulary generated outward: the npm package's code list (`STYLE_CODES`), its
+//! `StyleCode` type and the composer's family masks and toolbar colours, written from the
+//! one hand-written table (`style.rs`'s `style_codes!`, the palette and tags of `vocab.rs`)
+//! into marked regions of the JS and TypeScript sources. A test, so that `cargo test` fails
 //! when a region has drifted from the table; `CHATMARK_REGEN=1` (what `tools/regen` sets)
 //! rewrites the regions instead.
 
+use crate::vocab::PALETTE;
 use crate::{Family, StyleCode};
 
 /// First line of a generated region (after the comment opener of its language).
@@ -57,6 +57,37 @@ fn index_d_ts() -> String {
     s
 }
 
+/// `bindings/wasm/js/composer.js`: the masks of the single-code families over
+/// `STYLE_CODES` bits, and the palette's named colours for the toolbar, warmest first.
+fn composer_js() -> String {
+    let mask = |f: Family| {
+        StyleCode::ALL
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.family() == f)
+            .fold(0u32, |m, (k, _)| m | 1 << k)
+    };
+    let mut s = format!(
+        "const SIZE = {:#x}, COLOUR = {:#x}, LIST = {:#x}, INDENT = {:#x};\n",
+        mask(Family::Size),
+        mask(Family::Colour),
+        mask(Family::List),
+        mask(Family::Indent)
+    );
+    let named: Vec<String> = PALETTE
+        .iter()
+        .rev()
+        .filter_map(|c| {
+            let name = c.tag?.name();
+            let mut title = name[..1].to_uppercase();
+            title += &name[1..];
+            Some(format!("['{}', '{title}']", c.code.as_str()))
+        })
+        .collect();
+    s += &format!("const COLOURS = [{}];\n", named.join(", "));
+    s
+}
+
 /// The file at `path` (relative to the repository) as it is, and with its generated region
 /// (between the marker lines, opened by `comment`) holding `body` instead.
 fn region(path: &str, comment: &str, body: &str) -> (String, String) {
@@ -81,6 +112,7 @@ fn generated_regions_match_the_vocabulary() {
     let jobs = [
         ("bindings/wasm/js/engine.js", "//", engine_js()),
         ("bindings/wasm/index.d.ts", "//", index_d_ts()),
+        ("bindings/wasm/js/composer.js", "//", composer_js()),
     ];
     let mut drift = Vec::new();
     for (path, comment, body) in jobs {
