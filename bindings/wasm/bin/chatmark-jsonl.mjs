@@ -28,7 +28,7 @@ function answer(bytes) {
   if (first && line.startsWith('\ufeff')) line = line.slice(1);
   first = false;
   if (line.endsWith('\r')) line = line.slice(0, -1);
-  const s = resolveJsonl(line) + '\n';
+  const s = `${resolveJsonl(line)}\n`;
   out.push(s);
   outBytes += s.length;
 }

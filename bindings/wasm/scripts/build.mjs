@@ -22,7 +22,9 @@ const pkg = join(pkgRoot, 'pkg');
 
 /** Stops with one line saying what to run, instead of a compiler error further on. */
 function missing(what, first = '') {
-  console.error(`chatmark: npm run build needs ${what}; ${first}run \`bash scripts/wasm\` from the repository root (it installs what is missing and builds)`);
+  console.error(
+    `chatmark: npm run build needs ${what}; ${first}run \`bash scripts/wasm\` from the repository root (it installs what is missing and builds)`,
+  );
   process.exit(1);
 }
 
@@ -32,10 +34,12 @@ function output(cmd, args) {
 }
 
 const sysroot = output('rustc', ['--print', 'sysroot']);
-if (sysroot === null || output('cargo', ['--version']) === null) missing('Rust (cargo and rustc)', 'install it (https://rustup.rs), then ');
+if (sysroot === null || output('cargo', ['--version']) === null)
+  missing('Rust (cargo and rustc)', 'install it (https://rustup.rs), then ');
 if (!existsSync(join(sysroot, 'lib', 'rustlib', TARGET))) missing(`the ${TARGET} Rust target`);
 const have = output('wasm-bindgen', ['--version']);
-if (have !== `wasm-bindgen ${WASM_BINDGEN}`) missing(`wasm-bindgen ${WASM_BINDGEN} (have ${have === null ? 'none' : `"${have}"`})`);
+if (have !== `wasm-bindgen ${WASM_BINDGEN}`)
+  missing(`wasm-bindgen ${WASM_BINDGEN} (have ${have === null ? 'none' : `"${have}"`})`);
 const wasmOpt = join(pkgRoot, 'node_modules', '.bin', 'wasm-opt');
 if (!existsSync(wasmOpt)) missing('the npm devDependencies (npm ci)');
 
@@ -56,7 +60,10 @@ mkdirSync(pkg, { recursive: true });
 // reach only the wasm artifacts, not build scripts or proc macros.
 const RUSTFLAGS = `${process.env.RUSTFLAGS || ''} -C llvm-args=-inline-threshold=50`.trim();
 
-for (const [name, features] of [['chatmark', []], ['chatmark_markdown', ['--no-default-features']]]) {
+for (const [name, features] of [
+  ['chatmark', []],
+  ['chatmark_markdown', ['--no-default-features']],
+]) {
   run('cargo', ['build', '--profile', 'wasm', '--target', TARGET, '-p', 'chatmark-wasm', ...features], {
     cwd: workspace,
     env: { ...process.env, RUSTFLAGS },
@@ -67,12 +74,21 @@ for (const [name, features] of [['chatmark', []], ['chatmark_markdown', ['--no-d
   const wasm = join(pkg, `${name}_bg.wasm`);
   const before = statSync(wasm).size;
   run(wasmOpt, [
-    '-Oz', '--converge', // repeat -Oz while it still shrinks
+    '-Oz',
+    '--converge', // repeat -Oz while it still shrinks
     // the features rustc enables by default for wasm32-unknown-unknown
-    '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
-    '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals',
-    '--strip-debug', '--strip-producers', '--strip-target-features',
-    wasm, '-o', wasm,
+    '--enable-bulk-memory',
+    '--enable-nontrapping-float-to-int',
+    '--enable-sign-ext',
+    '--enable-reference-types',
+    '--enable-multivalue',
+    '--enable-mutable-globals',
+    '--strip-debug',
+    '--strip-producers',
+    '--strip-target-features',
+    wasm,
+    '-o',
+    wasm,
   ]);
   console.error(`wasm-opt ${name}: ${before} -> ${statSync(wasm).size} bytes`);
 }

@@ -31,8 +31,21 @@ function name() {
   return s;
 }
 
-const SECTIONS = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export',
-  'start', 'element', 'code', 'data', 'datacount'];
+const SECTIONS = [
+  'custom',
+  'type',
+  'import',
+  'function',
+  'table',
+  'memory',
+  'global',
+  'export',
+  'start',
+  'element',
+  'code',
+  'data',
+  'datacount',
+];
 const sections = [];
 let imports = 0;
 let bodies = [];
@@ -98,7 +111,8 @@ for (const s of sections) console.log(`  ${s.label.padEnd(28)} ${String(s.size).
 bodies = bodies.map((f) => ({ ...f, name: names.get(f.index) || `func${f.index}` }));
 bodies.sort((x, y) => y.size - x.size);
 console.log(`\nlargest ${top} of ${bodies.length} function bodies:`);
-for (const f of bodies.slice(0, top)) console.log(`  ${String(f.size).padStart(7)}  ${segments(f.name).join('::').slice(0, 110)}`);
+for (const f of bodies.slice(0, top))
+  console.log(`  ${String(f.size).padStart(7)}  ${segments(f.name).join('::').slice(0, 110)}`);
 
 /**
  * The path segments of a mangled symbol, roughly (enough to group by): both manglings spell

@@ -20,10 +20,14 @@ if (missing && process.env.CHATMARK_REQUIRE_NATIVE) {
 }
 const skip = missing && `no native binary at ${native} (cargo build --release -p chatmark-cli)`;
 
-for (const [mode, seed] of [['markdown', 1], ['html', 2], ['plain', 3]]) {
+for (const [mode, seed] of [
+  ['markdown', 1],
+  ['html', 2],
+  ['plain', 3],
+]) {
   test(`native and wasm agree on ${PER_MODE} random ${mode} bodies`, { skip }, () => {
     const lines = corpus(mode, PER_MODE, seed).map((b) => JSON.stringify(b));
-    const p = spawnSync(native, ['--jsonl'], { input: lines.join('\n') + '\n', maxBuffer: 1 << 30 });
+    const p = spawnSync(native, ['--jsonl'], { input: `${lines.join('\n')}\n`, maxBuffer: 1 << 30 });
     assert.equal(p.status, 0, p.stderr.toString());
     const want = p.stdout.toString().split('\n');
     assert.equal(want.pop(), '');
@@ -34,7 +38,10 @@ for (const [mode, seed] of [['markdown', 1], ['html', 2], ['plain', 3]]) {
       if (got !== want[k]) misses.push(`line ${k}: ${lines[k]}\n  native ${want[k]}\n  wasm   ${got}`);
       const api = settle(() => resolveSendMessage(JSON.parse(lines[k]), { checkChatId: false }));
       const expected = JSON.parse(want[k]);
-      if (api.error) delete api.error.message, delete expected.error?.message;
+      if (api.error) {
+        delete api.error.message;
+        delete expected.error?.message;
+      }
       try {
         assert.deepEqual(api, expected);
       } catch {

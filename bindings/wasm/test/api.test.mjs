@@ -7,8 +7,17 @@ import { about } from '../js/api.js';
 import { judge } from './helpers.mjs';
 import * as markdown from 'chatmark/markdown';
 import {
-  ChatmarkError, STYLE_CODES, normalizeStyles, parse, parseHtml, parseMarkdown,
-  resolveJsonl, resolveSendMessage, toHtml, toMarkdown, version,
+  ChatmarkError,
+  STYLE_CODES,
+  normalizeStyles,
+  parse,
+  parseHtml,
+  parseMarkdown,
+  resolveJsonl,
+  resolveSendMessage,
+  toHtml,
+  toMarkdown,
+  version,
 } from 'chatmark';
 
 test('parse answers plain wire-shaped objects', () => {
@@ -37,14 +46,15 @@ test('lone surrogates become U+FFFD, one unit, offsets kept (L2)', () => {
     const r = resolveSendMessage({ chat_id: 1, text, parse_mode: 'markdown' });
     assert.deepEqual(r, f);
   }
-  assert.deepEqual(normalizeStyles('\ud800ab', [{ start: 1, len: 2, st: ['i'] }]), [
-    { start: 1, len: 2, st: ['i'] },
-  ]);
+  assert.deepEqual(normalizeStyles('\ud800ab', [{ start: 1, len: 2, st: ['i'] }]), [{ start: 1, len: 2, st: ['i'] }]);
 });
 
 test('diagnostics on request', () => {
   const f = parseMarkdown('ab {red}x', { diagnostics: true });
-  assert.deepEqual(f.diagnostics.map((d) => [d.code, d.start, d.len]), [['unclosed_tag', 3, 5]]);
+  assert.deepEqual(
+    f.diagnostics.map((d) => [d.code, d.start, d.len]),
+    [['unclosed_tag', 3, 5]],
+  );
   assert.equal('diagnostics' in parseMarkdown('ab {red}x'), false);
   const r = resolveSendMessage(
     { chat_id: 'c', text: 'x', parse_mode: 'markdown', text_styles: [] },
@@ -104,7 +114,11 @@ test('refusals throw ChatmarkError with code, field and message', () => {
   const cyclic = { chat_id: 1, text: 'x' };
   cyclic.self = cyclic;
   assert.equal(resolveSendMessage(cyclic).text, 'x');
-  const bad = { toJSON() { throw new Error('no'); } };
+  const bad = {
+    toJSON() {
+      throw new Error('no');
+    },
+  };
   assert.throws(() => resolveSendMessage({ chat_id: 1, text: bad }), { code: 'invalid_json', field: 'body' });
   assert.throws(() => normalizeStyles('x', [bad]), { code: 'invalid_json', field: 'text_styles' });
   assert.throws(() => toHtml(bad), { code: 'invalid_json', field: 'formatted' });
@@ -118,11 +132,13 @@ test('resolve options: checkChatId and limits', () => {
   assert.throws(() => resolveSendMessage({ chat_id: 1, text: 'abcd' }, { maxTextLen: 3 }), {
     code: 'text_too_long',
   });
-  const styles = [{ start: 0, len: 1, st: ['b'] }, { start: 0, len: 1, st: ['i'] }];
-  assert.throws(
-    () => resolveSendMessage({ chat_id: 1, text: 'ab', text_styles: styles }, { maxTextStyles: 1 }),
-    { code: 'too_many_text_styles' },
-  );
+  const styles = [
+    { start: 0, len: 1, st: ['b'] },
+    { start: 0, len: 1, st: ['i'] },
+  ];
+  assert.throws(() => resolveSendMessage({ chat_id: 1, text: 'ab', text_styles: styles }, { maxTextStyles: 1 }), {
+    code: 'too_many_text_styles',
+  });
   assert.throws(() => resolveSendMessage({ chat_id: 1, text: 'a' }, { maxTextLen: -1 }), {
     code: 'invalid_options',
   });
@@ -146,9 +162,7 @@ test('resolveJsonl speaks the CLI contract and never throws', () => {
   const clamped = resolveJsonl('{"text":"ab","text_styles":[{"start":0,"len":1e400,"st":["b"]}]}');
   assert.deepEqual(JSON.parse(clamped).text_styles, [{ start: 0, len: 2, st: ['b'] }]);
   // and so does the API with JavaScript numbers
-  const r = resolveSendMessage(
-    { chat_id: Infinity, text: 'ab', text_styles: [{ start: -5, len: Infinity, st: 'i' }] },
-  );
+  const r = resolveSendMessage({ chat_id: Infinity, text: 'ab', text_styles: [{ start: -5, len: Infinity, st: 'i' }] });
   assert.deepEqual(r.text_styles, [{ start: 0, len: 2, st: ['i'] }]);
 });
 
@@ -230,10 +244,16 @@ test('chatmark/markdown: markdown and plain as chatmark, HTML refused', () => {
     const f = parseMarkdown(text);
     assert.equal(markdown.toHtml(f), toHtml(f));
     const body = { chat_id: 1, text, parse_mode: 'markdown' };
-    assert.deepEqual(markdown.resolveSendMessage(body, { diagnostics: true }), resolveSendMessage(body, { diagnostics: true }));
+    assert.deepEqual(
+      markdown.resolveSendMessage(body, { diagnostics: true }),
+      resolveSendMessage(body, { diagnostics: true }),
+    );
   }
   const styles = [{ start: 0, len: 9, st: 'b, zz' }];
-  assert.deepEqual(markdown.normalizeStyles('abc', styles, { diagnostics: true }), normalizeStyles('abc', styles, { diagnostics: true }));
+  assert.deepEqual(
+    markdown.normalizeStyles('abc', styles, { diagnostics: true }),
+    normalizeStyles('abc', styles, { diagnostics: true }),
+  );
   assert.equal('parseHtml' in markdown, false);
   assert.equal('toMarkdown' in markdown, false);
   const unsupported = { name: 'ChatmarkError', code: 'unsupported_parse_mode', field: 'parse_mode' };
@@ -241,7 +261,9 @@ test('chatmark/markdown: markdown and plain as chatmark, HTML refused', () => {
   assert.throws(() => markdown.resolveSendMessage({ chat_id: 1, text: '<b>x</b>', parse_mode: 'Html' }), unsupported);
   // R8's order: what comes before the mode is still refused first
   assert.throws(() => markdown.resolveSendMessage({ text: 'x', parse_mode: 'html' }), { code: 'missing_chat_id' });
-  assert.throws(() => markdown.resolveSendMessage({ chat_id: 1, text: '', parse_mode: 'html' }), { code: 'text_empty' });
+  assert.throws(() => markdown.resolveSendMessage({ chat_id: 1, text: '', parse_mode: 'html' }), {
+    code: 'text_empty',
+  });
   assert.throws(() => markdown.parse('x', 'rtf'), { code: 'invalid_parse_mode' });
 });
 
@@ -269,7 +291,8 @@ test('resolveSendMessage reads values as JSON would write them', () => {
   const date = new Date(0);
   assert.equal(resolveSendMessage({ chat_id: 1, text: date }).text, date.toJSON());
   assert.deepEqual(
-    resolveSendMessage({ chat_id: 1n, text: 'abc', text_styles: [{ start: 0n, len: 2.0, st: new String('b') }] }).text_styles,
+    resolveSendMessage({ chat_id: 1n, text: 'abc', text_styles: [{ start: 0n, len: 2.0, st: new String('b') }] })
+      .text_styles,
     [{ start: 0, len: 2, st: ['b'] }],
   );
   // NaN writes as null: no chat_id; undefined writes as nothing: no text

@@ -9,7 +9,7 @@ import { judge, pkgRoot, vectorFiles } from './helpers.mjs';
 
 test('every vector through the chatmark-jsonl bin', () => {
   const vectors = vectorFiles().flatMap((f) => f.vectors);
-  const input = vectors.map((v) => JSON.stringify(v.input) + '\n').join('') + 'not json\n{"text":"tail"}';
+  const input = `${vectors.map((v) => `${JSON.stringify(v.input)}\n`).join('')}not json\n{"text":"tail"}`;
   const p = spawnSync(process.execPath, [join(pkgRoot, 'bin', 'chatmark-jsonl.mjs')], {
     input,
     maxBuffer: 1 << 28,
@@ -32,7 +32,10 @@ test('the bin reads invalid UTF-8 lossily and splits at \\n only', () => {
   ]);
   const p = spawnSync(process.execPath, [join(pkgRoot, 'bin', 'chatmark-jsonl.mjs')], { input });
   const lines = p.stdout.toString().split('\n');
-  assert.deepEqual(lines.slice(0, 2).map((l) => JSON.parse(l).text), ['a\ufffd\ufffdb', 'x\u2028y']);
+  assert.deepEqual(
+    lines.slice(0, 2).map((l) => JSON.parse(l).text),
+    ['a\ufffd\ufffdb', 'x\u2028y'],
+  );
 });
 
 test('the bin skips a byte-order mark opening the input and escapes U+2028/U+2029, as the CLI', () => {

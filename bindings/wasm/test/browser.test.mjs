@@ -3,9 +3,8 @@
 // The composer and the demo page are tested in composer.test.mjs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { CHROMIUM, forMarkdownEntry, judge, launchChromium, repoRoot, serve, vectorFiles } from './helpers.mjs';
+import { existsSync } from 'node:fs';
+import { CHROMIUM, forMarkdownEntry, judge, launchChromium, serve, vectorFiles } from './helpers.mjs';
 
 const vectors = vectorFiles().flatMap((f) => f.vectors);
 const skip = !existsSync(CHROMIUM) && `no ${CHROMIUM} (apt-get install chromium)`;
@@ -30,7 +29,7 @@ async function page() {
   return { p, errors };
 }
 
-function runVectors(entry) {
+function runVectors() {
   return async ({ entry, inputs }) => {
     const m = await import(entry);
     let notInitialized = null;
@@ -44,7 +43,14 @@ function runVectors(entry) {
       try {
         return m.resolveSendMessage(input, { checkChatId: false });
       } catch (e) {
-        return { error: { code: e.code, field: e.field, message: e.message, isChatmarkError: e instanceof m.ChatmarkError && e instanceof Error } };
+        return {
+          error: {
+            code: e.code,
+            field: e.field,
+            message: e.message,
+            isChatmarkError: e instanceof m.ChatmarkError && e instanceof Error,
+          },
+        };
       }
     });
     return { notInitialized, results, version: m.version };
@@ -58,7 +64,7 @@ for (const [name, entry, initialisedAtImport, expect] of [
 ]) {
   test(`${vectors.length} vectors through the ${name} in Chromium`, { skip }, async () => {
     const { p, errors } = await page();
-    const out = await p.evaluate(runVectors(entry), { entry, inputs: vectors.map((v) => v.input) });
+    const out = await p.evaluate(runVectors(), { entry, inputs: vectors.map((v) => v.input) });
     assert.equal(out.notInitialized, initialisedAtImport ? null : 'not_initialized');
     assert.equal(out.version, '0.1.0');
     const misses = vectors.map((v, k) => judge(expect(v), out.results[k])).filter(Boolean);

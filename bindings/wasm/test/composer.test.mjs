@@ -18,7 +18,9 @@ test('the composer entry adds at most 6 KB gzip -9 of JS (the shipped, minified 
   const js = readFileSync(join(pkgRoot, 'js', 'composer.min.js'));
   const css = readFileSync(join(pkgRoot, 'js', 'composer.css'));
   const gz = (b) => gzipSync(b, { level: 9 }).length;
-  console.log(`composer.min.js ${js.length} B, gzip -9 ${gz(js)} B (budget ${BUDGET}); composer.css ${css.length} B, gzip -9 ${gz(css)} B`);
+  console.log(
+    `composer.min.js ${js.length} B, gzip -9 ${gz(js)} B (budget ${BUDGET}); composer.css ${css.length} B, gzip -9 ${gz(css)} B`,
+  );
   assert.ok(gz(js) <= BUDGET, `composer.min.js is ${gz(js)} B gzipped, over ${BUDGET}`);
 });
 
@@ -61,18 +63,23 @@ async function open(attrs = '') {
     errors,
     ed: p.locator('chatmark-composer [role=textbox]'),
     value: () => p.evaluate(() => document.querySelector('chatmark-composer').value),
-    set: (v) => p.evaluate((v) => { document.querySelector('chatmark-composer').value = v; }, v),
-    select: (s, e) => p.evaluate(([s, e]) => document.querySelector('chatmark-composer').setSelectionRange(s, e), [s, e]),
+    set: (v) =>
+      p.evaluate((v) => {
+        document.querySelector('chatmark-composer').value = v;
+      }, v),
+    select: (s, e) =>
+      p.evaluate(([s, e]) => document.querySelector('chatmark-composer').setSelectionRange(s, e), [s, e]),
     button: (name) => p.getByRole('button', { name, exact: true }),
     pressed: (name) => p.getByRole('button', { name, exact: true }).getAttribute('aria-pressed'),
     html: () => p.locator('chatmark-composer .ed').evaluate((e) => e.innerHTML),
     toHtml: (v) => p.evaluate((v) => window.engine.toHtml(v), v),
     /** toHtml(v) as the browser serialises it (character references become characters). */
-    shown: (v) => p.evaluate((v) => {
-      const t = document.createElement('template');
-      t.innerHTML = window.engine.toHtml(v);
-      return t.innerHTML;
-    }, v),
+    shown: (v) =>
+      p.evaluate((v) => {
+        const t = document.createElement('template');
+        t.innerHTML = window.engine.toHtml(v);
+        return t.innerHTML;
+      }, v),
     counter: () => p.locator('chatmark-composer .ct').textContent(),
     global: (name) => p.evaluate((n) => window[n], name),
     async close() {
@@ -113,7 +120,9 @@ test('typing, Enter and Backspace give the plain message', { skip }, async () =>
   await c.p.keyboard.type('C');
   assert.deepEqual((await c.value()).text_styles, [{ start: 24, len: 3, st: ['b'] }]);
   // edits the composer leaves to the browser (here an editing command) are read back
-  await c.ed.evaluate(() => document.execCommand('insertHTML', false, '<i>it</i><img src="/none.png"><script>window.pwned=1</script>'));
+  await c.ed.evaluate(() =>
+    document.execCommand('insertHTML', false, '<i>it</i><img src="/none.png"><script>window.pwned=1</script>'),
+  );
   const [run] = (await c.value()).text_styles.slice(1); // whether inside the <b> is the browser's choice
   assert.deepEqual([run.start, run.len, run.st.includes('i')], [27, 2, true]);
   assert.equal((await c.value()).text, 'Hello, world\ntwo  spacesB\nCit');
@@ -158,9 +167,16 @@ test('each toolbar button styles the selection, shows its state and toggles back
   const text = 'one two\nthree';
   await c.set({ text, text_styles: [] });
   for (const [name, code] of [
-    ['Bold', 'b'], ['Italic', 'i'], ['Underline', 'u'], ['Strikethrough', 's'],
-    ['Red', 'c_db342e'], ['Orange', 'c_f27806'], ['Yellow', 'c_f7b503'], ['Green', 'c_15a85f'],
-    ['Big', 'f_18'], ['Small', 'f_13'],
+    ['Bold', 'b'],
+    ['Italic', 'i'],
+    ['Underline', 'u'],
+    ['Strikethrough', 's'],
+    ['Red', 'c_db342e'],
+    ['Orange', 'c_f27806'],
+    ['Yellow', 'c_f7b503'],
+    ['Green', 'c_15a85f'],
+    ['Big', 'f_18'],
+    ['Small', 'f_13'],
   ]) {
     await c.select(4, 7);
     assert.equal(await c.pressed(name), 'false', name);
@@ -181,7 +197,10 @@ test('each toolbar button styles the selection, shows its state and toggles back
   assert.deepEqual((await c.value()).text_styles, [{ start: 0, len: 3, st: ['f_13', 'c_15a85f'] }]);
   await c.set({ text, text_styles: [] });
   // line codes cover the whole lines the selection touches
-  const lines = (...st) => [{ start: 0, len: 7, st }, { start: 8, len: 5, st }];
+  const lines = (...st) => [
+    { start: 0, len: 7, st },
+    { start: 8, len: 5, st },
+  ];
   await c.select(2, 10);
   await c.button('Bulleted list').click();
   assert.deepEqual((await c.value()).text_styles, lines('lst_1'));
@@ -211,7 +230,10 @@ test('each toolbar button styles the selection, shows its state and toggles back
   await c.p.keyboard.type('done');
   assert.deepEqual(await c.value(), {
     text: 'milk\neggs\ndone',
-    text_styles: [{ start: 0, len: 4, st: ['lst_1'] }, { start: 5, len: 4, st: ['lst_1'] }],
+    text_styles: [
+      { start: 0, len: 4, st: ['lst_1'] },
+      { start: 5, len: 4, st: ['lst_1'] },
+    ],
   });
   await c.close();
 });
@@ -221,16 +243,23 @@ test('the toolbar works with the keyboard alone (one tab stop, arrows, aria-pres
   await c.set({ text: 'abc', text_styles: [] });
   const k = c.p.keyboard;
   await k.press('Tab'); // the toolbar's one tab stop: Bold
-  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel), 'Bold');
+  assert.equal(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel),
+    'Bold',
+  );
   await k.press('ArrowRight');
   await k.press('Tab'); // into the text, caret where it was (the end)
   for (let n = 0; n < 3; n++) await k.press('Shift+ArrowLeft');
   await k.press('Shift+Tab'); // back to the toolbar, on Italic now
-  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel), 'Italic');
+  assert.equal(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel),
+    'Italic',
+  );
   await k.press('Enter');
   assert.deepEqual(await c.value(), { text: 'abc', text_styles: [{ start: 0, len: 3, st: ['i'] }] });
   assert.equal(await c.pressed('Italic'), 'true');
-  const focused = () => c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel);
+  const focused = () =>
+    c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel);
   assert.equal(await focused(), 'Message'); // back in the text, the selection kept
   await k.press('Control+b');
   assert.deepEqual(await c.value(), { text: 'abc', text_styles: [{ start: 0, len: 3, st: ['b', 'i'] }] });
@@ -247,7 +276,13 @@ test('the toolbar works with the keyboard alone (one tab stop, arrows, aria-pres
 test('deleting: list items unlist first, words and selections go, cut and IME read back', { skip }, async () => {
   const c = await open();
   const k = c.p.keyboard;
-  await c.set({ text: 'one\ntwo', text_styles: [{ start: 0, len: 3, st: ['lst_1'] }, { start: 4, len: 3, st: ['lst_1'] }] });
+  await c.set({
+    text: 'one\ntwo',
+    text_styles: [
+      { start: 0, len: 3, st: ['lst_1'] },
+      { start: 4, len: 3, st: ['lst_1'] },
+    ],
+  });
   await c.select(4);
   await k.press('Backspace'); // at the start of a list item: out of the list first
   assert.deepEqual(await c.value(), { text: 'one\ntwo', text_styles: [{ start: 0, len: 3, st: ['lst_1'] }] });
@@ -262,10 +297,22 @@ test('deleting: list items unlist first, words and selections go, cut and IME re
   assert.deepEqual(await c.value(), { text: 'keese ', text_styles: [{ start: 2, len: 3, st: ['b'] }] });
   await assertShowsValue(c);
   // cut is the browser's own edit: read back through parseHtml
-  await c.set({ text: 'a bold\nword', text_styles: [{ start: 2, len: 4, st: ['b'] }, { start: 7, len: 4, st: ['i'] }] });
+  await c.set({
+    text: 'a bold\nword',
+    text_styles: [
+      { start: 2, len: 4, st: ['b'] },
+      { start: 7, len: 4, st: ['i'] },
+    ],
+  });
   await c.select(4, 9);
   await k.press('Control+x');
-  assert.deepEqual(await c.value(), { text: 'a bord', text_styles: [{ start: 2, len: 2, st: ['b'] }, { start: 4, len: 2, st: ['i'] }] });
+  assert.deepEqual(await c.value(), {
+    text: 'a bord',
+    text_styles: [
+      { start: 2, len: 2, st: ['b'] },
+      { start: 4, len: 2, st: ['i'] },
+    ],
+  });
   await assertShowsValue(c);
   // so is an IME composition, read back when it ends
   await c.set({ text: 'ab', text_styles: [{ start: 0, len: 2, st: ['u'] }] });
@@ -281,7 +328,8 @@ test('deleting: list items unlist first, words and selections go, cut and IME re
   await c.close();
 });
 
-const DOCS = '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-4f1c">' +
+const DOCS =
+  '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-4f1c">' +
   '<p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;">' +
   '<span style="font-size:11pt;font-family:Arial,sans-serif;color:#000000;background-color:transparent;font-weight:700;font-style:normal;text-decoration:none;vertical-align:baseline;white-space:pre-wrap;">Bold</span>' +
   '<span style="font-size:11pt;font-family:Arial,sans-serif;color:#000000;font-weight:400;">, then </span>' +
@@ -294,11 +342,17 @@ test('paste: HTML from a document keeps the supported styles, drops scripts and 
   const c = await open();
   await c.ed.click();
   await c.p.keyboard.type('Notes: ');
-  const paste = (type, data) => c.ed.evaluate((ed, [type, data]) => {
-    const dt = new DataTransfer();
-    dt.setData(type, data);
-    ed.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }));
-  }, [type, data]);
+  const paste = (type, data) =>
+    c.ed.evaluate(
+      (ed, [type, data]) => {
+        const dt = new DataTransfer();
+        dt.setData(type, data);
+        ed.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }),
+        );
+      },
+      [type, data],
+    );
   await paste('text/html', DOCS);
   // H4: 11pt is 14.7px, so f_15; #000000 is no palette colour; 18pt is 24px, so f_20
   assert.deepEqual(await c.value(), {
@@ -320,7 +374,9 @@ test('paste: HTML from a document keeps the supported styles, drops scripts and 
   await c.ed.evaluate((ed) => {
     const dt = new DataTransfer();
     dt.setData('text/html', '<u>under</u><script>window.pwned = 3</script>');
-    ed.dispatchEvent(new InputEvent('beforeinput', { inputType: 'insertFromDrop', dataTransfer: dt, bubbles: true, cancelable: true }));
+    ed.dispatchEvent(
+      new InputEvent('beforeinput', { inputType: 'insertFromDrop', dataTransfer: dt, bubbles: true, cancelable: true }),
+    );
   });
   assert.deepEqual(await c.value(), { text: 'xunder', text_styles: [{ start: 1, len: 5, st: ['u'] }] });
   // plain text stays plain: markup characters are text
@@ -367,7 +423,9 @@ test('the counter at 2,000 and 2,001 units; send refused while over', { skip }, 
 
 test('switching to markdown and back keeps the message', { skip }, async () => {
   const c = await open();
-  const v = await c.p.evaluate(() => window.engine.parseMarkdown('# Plan\n- **milk** and {red}eggs{/red}\n  - _bread_ ~~jam~~ 😀'));
+  const v = await c.p.evaluate(() =>
+    window.engine.parseMarkdown('# Plan\n- **milk** and {red}eggs{/red}\n  - _bread_ ~~jam~~ 😀'),
+  );
   await c.set(v);
   await c.p.evaluate(() => document.querySelector('chatmark-composer').setAttribute('mode', 'markdown'));
   const ta = c.p.locator('chatmark-composer textarea');
@@ -384,7 +442,10 @@ test('switching to markdown and back keeps the message', { skip }, async () => {
   await c.p.keyboard.press('Control+End');
   await c.p.keyboard.type(' {green}ok{/green}');
   const edited = await c.value();
-  assert.deepEqual(edited, await c.p.evaluate((s) => window.engine.parseMarkdown(s), `${md.markdown} {green}ok{/green}`));
+  assert.deepEqual(
+    edited,
+    await c.p.evaluate((s) => window.engine.parseMarkdown(s), `${md.markdown} {green}ok{/green}`),
+  );
   assert.ok(edited.text_styles.some((r) => r.st.includes('c_15a85f')));
   // back through the toolbar's switch
   assert.equal(await c.pressed('Markdown source'), 'true');
@@ -426,7 +487,9 @@ test('send: Ctrl+Enter and the button dispatch the value, then clear; empty is r
   await c.button('Send').click();
   assert.deepEqual((await c.global('sent'))[1], { text: 'yo', text_styles: [] });
   // a listener that cancels keeps the text
-  await c.p.evaluate(() => document.querySelector('chatmark-composer').addEventListener('send', (e) => e.preventDefault()));
+  await c.p.evaluate(() =>
+    document.querySelector('chatmark-composer').addEventListener('send', (e) => e.preventDefault()),
+  );
   await c.ed.click();
   await c.p.keyboard.type('kept');
   await c.p.keyboard.press('Control+Enter');
@@ -460,9 +523,17 @@ test('another engine (chatmark/inline) can be given; theming by --cm-* propertie
     document.body.append(c);
     await c.ready;
     const send = c.shadowRoot.querySelector('[part=send]');
-    return { value: c.value, html: c.shadowRoot.querySelector('[role=textbox]').innerHTML, accent: getComputedStyle(send).backgroundColor };
+    return {
+      value: c.value,
+      html: c.shadowRoot.querySelector('[role=textbox]').innerHTML,
+      accent: getComputedStyle(send).backgroundColor,
+    };
   });
-  assert.deepEqual(out, { value: { text: 'x y', text_styles: [{ start: 2, len: 1, st: ['s'] }] }, html: 'x <s>y</s>', accent: 'rgb(1, 2, 3)' });
+  assert.deepEqual(out, {
+    value: { text: 'x y', text_styles: [{ start: 2, len: 1, st: ['s'] }] },
+    html: 'x <s>y</s>',
+    accent: 'rgb(1, 2, 3)',
+  });
   await p.close();
 });
 
@@ -483,9 +554,18 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   await p.getByRole('button', { name: 'Send', exact: true }).click();
   assert.equal(await p.locator('.bubble').count(), 4);
   const last = p.locator('.bubble.me').last();
-  assert.equal(await last.locator('b').filter({ hasText: /^milk$/ }).count(), 1);
+  assert.equal(
+    await last
+      .locator('b')
+      .filter({ hasText: /^milk$/ })
+      .count(),
+    1,
+  );
   assert.equal(await last.locator('li').count(), 3);
-  assert.equal(await last.getByText('eggs', { exact: true }).evaluate((e) => getComputedStyle(e).color), 'rgb(219, 52, 46)');
+  assert.equal(
+    await last.getByText('eggs', { exact: true }).evaluate((e) => getComputedStyle(e).color),
+    'rgb(219, 52, 46)',
+  );
   assert.deepEqual(JSON.parse(await p.locator('#body').textContent()), { chat_id: 1, ...draft });
   assert.equal((await p.evaluate(() => document.querySelector('chatmark-composer').value)).text, '');
   // a new draft, then the picture: a sent message, its body, and the composer in use
@@ -500,7 +580,10 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   await p.keyboard.type(' 🎂');
   assert.deepEqual(await p.evaluate(() => document.querySelector('chatmark-composer').value), {
     text: 'Got it, see you at 6 pm 🎂',
-    text_styles: [{ start: 0, len: 6, st: ['b'] }, { start: 19, len: 4, st: ['c_15a85f'] }],
+    text_styles: [
+      { start: 0, len: 6, st: ['b'] },
+      { start: 19, len: 4, st: ['c_15a85f'] },
+    ],
   });
   await p.mouse.move(0, 0); // no hover
   mkdirSync(join(repoRoot, 'target'), { recursive: true });

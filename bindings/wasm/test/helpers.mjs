@@ -29,9 +29,11 @@ export function vectorFiles() {
 /** Null when `got` (a result or `{error}`) meets the vector, else a description of the miss. */
 export function judge(v, got) {
   if ('expect_error' in v) {
-    if (got && got.error && got.error.code === v.expect_error) return null;
+    if (got?.error && got.error.code === v.expect_error) return null;
   } else if (
-    got && !got.error && got.text === v.expect.text &&
+    got &&
+    !got.error &&
+    got.text === v.expect.text &&
     JSON.stringify(got.text_styles) === JSON.stringify(v.expect.text_styles)
   ) {
     return null;
@@ -94,8 +96,14 @@ export async function launchChromium() {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
   return {

@@ -19,7 +19,10 @@ for (const file of vectorFiles()) {
   test(`vectors ${file.file} (${vectors.length}) through the Node API`, () => {
     const misses = [];
     for (const v of vectors) {
-      const miss = judge(v, settle(() => resolveSendMessage(v.input, { checkChatId: false })));
+      const miss = judge(
+        v,
+        settle(() => resolveSendMessage(v.input, { checkChatId: false })),
+      );
       if (miss) misses.push(miss);
       const viaInline = settle(() => inline.resolveSendMessage(v.input, { checkChatId: false }));
       const miss2 = judge(v, viaInline);
@@ -30,7 +33,8 @@ for (const file of vectorFiles()) {
       const viaWeb = settle(() => web.resolveSendMessage(v.input, { checkChatId: false }));
       if (judge(v, viaWeb)) misses.push(`web ${judge(v, viaWeb)}`);
       const viaMarkdownWeb = settle(() => markdownWeb.resolveSendMessage(v.input, { checkChatId: false }));
-      if (judge(forMarkdownEntry(v), viaMarkdownWeb)) misses.push(`markdown web ${judge(forMarkdownEntry(v), viaMarkdownWeb)}`);
+      if (judge(forMarkdownEntry(v), viaMarkdownWeb))
+        misses.push(`markdown web ${judge(forMarkdownEntry(v), viaMarkdownWeb)}`);
     }
     assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
   });

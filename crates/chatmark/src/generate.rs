@@ -37,8 +37,9 @@ fn quoted(codes: &[&str], sep: &str) -> String {
 fn engine_js() -> String {
     let mut s = String::from("/** The closed set of style codes, in table order (spec 1.1). */\n");
     s += "export const STYLE_CODES = Object.freeze([\n";
-    for g in groups() {
-        s += &format!("  {},\n", quoted(&g, ", "));
+    // one code a line, as the JS formatter (biome) writes a list this long
+    for code in StyleCode::ALL {
+        s += &format!("  '{}',\n", code.as_str());
     }
     s += "]);\n";
     s
@@ -67,13 +68,15 @@ fn composer_js() -> String {
             .filter(|(_, c)| c.family() == f)
             .fold(0u32, |m, (k, _)| m | 1 << k)
     };
-    let mut s = format!(
-        "const SIZE = {:#x}, COLOUR = {:#x}, LIST = {:#x}, INDENT = {:#x};\n",
-        mask(Family::Size),
-        mask(Family::Colour),
-        mask(Family::List),
-        mask(Family::Indent)
-    );
+    let mut s = String::new();
+    for (name, family) in [
+        ("SIZE", Family::Size),
+        ("COLOUR", Family::Colour),
+        ("LIST", Family::List),
+        ("INDENT", Family::Indent),
+    ] {
+        s += &format!("const {name} = {:#x};\n", mask(family));
+    }
     let named: Vec<String> = PALETTE
         .iter()
         .rev()
@@ -81,10 +84,10 @@ fn composer_js() -> String {
             let name = c.tag?.name();
             let mut title = name[..1].to_uppercase();
             title += &name[1..];
-            Some(format!("['{}', '{title}']", c.code.as_str()))
+            Some(format!("  ['{}', '{title}'],\n", c.code.as_str()))
         })
         .collect();
-    s += &format!("const COLOURS = [{}];\n", named.join(", "));
+    s += &format!("const COLOURS = [\n{}];\n", named.concat());
     s
 }
 
