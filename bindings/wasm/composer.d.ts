@@ -53,6 +53,8 @@ export declare class ChatmarkComposer extends HTMLElement {
   placeholder: string;
   /** True while `value.text` is longer than `maxLength`; `send` is refused then. */
   readonly over: boolean;
+  /** Whether there is a message to send: not blank (whitespace only) and not over. */
+  readonly sendable: boolean;
   /** Selects UTF-16 units `[start, end)` of the text (of the source in markdown mode). */
   setSelectionRange(start: number, end?: number): void;
   /**

@@ -12,6 +12,7 @@ const SIZE = 0xf0;
 const COLOUR = 0x1f00;
 const LIST = 0x6000;
 const INDENT = 0xf8000;
+const DEFAULT_LOOK = 0x120;
 const COLOURS = [
   ['c_db342e', 'Red'],
   ['c_f27806', 'Orange'],
@@ -248,10 +249,15 @@ export class ChatmarkComposer extends HTMLElement {
     (this._markdownMode ? this._source : this._editor).focus(options);
   }
 
-  /** Fires `send` with the value (unless empty or over the limit); clears when not cancelled. */
+  /** Whether there is a message to send: not blank, not over the limit. */
+  get sendable() {
+    return this._value.text.trim() !== '' && !this.over;
+  }
+
+  /** Fires `send` with the value (unless blank or over the limit); clears when not cancelled. */
   send() {
     const detail = this.value;
-    if (!detail.text || this.over) return false;
+    if (!this.sendable) return false;
     if (this.dispatchEvent(new CustomEvent('send', { detail, bubbles: true, composed: true, cancelable: true }))) {
       this._setValue({ text: '', text_styles: [] });
       this._refresh(1);
@@ -316,11 +322,14 @@ export class ChatmarkComposer extends HTMLElement {
   }
 
   /** The mask that typing at [start, end) takes: the pending codes (a toolbar press with no
-   * selection), else the unit's before it on its line, else the one after, else the \n's. */
+   * selection), the first replaced unit's (not a \n), else the unit's before it on its line,
+   * else the one after, else the \n's. */
   _typingMask(start, end = start) {
     const pending = this._pending;
     const text = this._text;
     if (pending && pending.at === start && start === end) return pending.mask;
+    // typing over a selection keeps its look: the first replaced character's
+    for (let k = start; k < end; k++) if (text[k] !== '\n') return this._masks[k];
     if (start && text[start - 1] !== '\n') return this._masks[start - 1];
     if (end < text.length && text[end] !== '\n') return this._masks[end];
     return start && this._masks[start - 1];
@@ -413,14 +422,23 @@ export class ChatmarkComposer extends HTMLElement {
     }
   }
 
-  /** Pastes `data` over [start, end): its HTML read by parseHtml, else its plain text. */
+  /** Pastes `data` over [start, end): its HTML as the user saw it (read by parseHtml), else
+   * its plain text. What the source only showed by CSS is read as CSS shows it: whitespace
+   * collapsed, and the normal size and default colour (which computed styles put on every
+   * copied character, and which look like no style) dropped. */
   _paste(data, start, end) {
     const html = data.getData('text/html');
     if (!html) return this._replace(start, end, data.getData('text/plain').replace(/\r\n?/g, '\n'));
     const doc = new DOMParser().parseFromString(html, 'text/html');
     for (const node of doc.querySelectorAll(DROPPED)) node.remove();
+    collapseWhitespace(doc.body);
     const value = this._engine.parseHtml(doc.body.innerHTML);
-    this._replace(start, end, value.text, masksOf(value));
+    this._replace(
+      start,
+      end,
+      value.text,
+      masksOf(value).map((mask) => mask & ~DEFAULT_LOOK),
+    );
   }
 
   _onKeyDown(event) {
@@ -515,7 +533,7 @@ export class ChatmarkComposer extends HTMLElement {
     this._render();
   }
 
-  /** Pressed buttons for the selection's codes; Send disabled when empty or over. */
+  /** Pressed buttons for the selection's codes; Send disabled when blank or over. */
   _updateButtons() {
     const [start, end] = this._selection;
     const mask = this._markdownMode ? 0 : this._commonMask(start, end);
@@ -524,7 +542,7 @@ export class ChatmarkComposer extends HTMLElement {
       const key = button.dataset.k;
       button.ariaPressed = key === 'md' ? this._markdownMode : !!(mask & bitOf(key));
     }
-    this.shadowRoot.querySelector('.sd').ariaDisabled = !this._value.text || this.over;
+    this.shadowRoot.querySelector('.sd').disabled = !this.sendable;
   }
 
   // UTF-16 offsets of DOM points: the editor's text nodes, and each <br> as one \n
@@ -586,6 +604,21 @@ export class ChatmarkComposer extends HTMLElement {
     this._syncSelection();
     this._pending = null;
     this._loadValue(this._engine.parseHtml(serialize(this._editor)));
+  }
+}
+
+/** Collapses each run of whitespace in the text under `root` to one space, as CSS shows
+ * text outside `pre` and `white-space: pre*` (H2 keeps typed whitespace; pasted HTML's
+ * source layout is not what its reader saw). */
+function collapseWhitespace(root) {
+  const walker = document.createTreeWalker(root, 4); // text nodes
+  const keeps = (node) => node.parentElement?.closest('pre, textarea, [style*="white-space"]');
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const kept = keeps(node);
+    if (kept && (kept.localName === 'pre' || /white-space\s*:\s*(pre|break-spaces)/i.test(kept.getAttribute('style'))))
+      continue;
+    node.data = node.data.replace(/[ \t\n\r\f]+/g, ' ');
   }
 }
 

@@ -354,13 +354,13 @@ test('paste: HTML from a document keeps the supported styles, drops scripts and 
       [type, data],
     );
   await paste('text/html', DOCS);
-  // H4: 11pt is 14.7px, so f_15; #000000 is no palette colour; 18pt is 24px, so f_20
+  // H4: 11pt is 14.7px, so f_15, the normal size, which looks like none and is dropped;
+  // #000000 is no palette colour; 18pt is 24px, so f_20
   assert.deepEqual(await c.value(), {
     text: 'Notes: Bold, then red italic\nstruck big',
     text_styles: [
-      { start: 7, len: 4, st: ['b', 'f_15'] },
-      { start: 11, len: 7, st: ['f_15'] },
-      { start: 18, len: 10, st: ['i', 'f_15', 'c_db342e'] },
+      { start: 7, len: 4, st: ['b'] },
+      { start: 18, len: 10, st: ['i', 'c_db342e'] },
       { start: 29, len: 10, st: ['s', 'f_20', 'lst_1'] },
     ],
   });
@@ -402,7 +402,7 @@ test('the counter at 2,000 and 2,001 units; send refused while over', { skip }, 
   await c.ed.click();
   await c.p.keyboard.press('Control+End');
   await c.p.keyboard.press('Control+Enter');
-  assert.equal(await c.button('Send').getAttribute('aria-disabled'), 'true');
+  assert.equal(await c.button('Send').isDisabled(), true);
   await c.button('Send').click({ force: true });
   assert.deepEqual(await c.global('sent'), []);
   await c.ed.click();
@@ -592,4 +592,75 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot.png'));
   assert.deepEqual(errors, []);
   await p.close();
+});
+
+/** Pastes `data` as `type` into the composer's editor, as a clipboard paste event. */
+function pasteInto(c, type, data) {
+  return c.ed.evaluate(
+    (ed, [type, data]) => {
+      const dt = new DataTransfer();
+      dt.setData(type, data);
+      ed.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }),
+      );
+    },
+    [type, data],
+  );
+}
+
+test('paste reads what the source showed: whitespace collapsed, default look dropped (issue 23)', {
+  skip,
+}, async () => {
+  const c = await open();
+  await c.ed.click();
+  // a web page's source layout is not what its reader saw
+  await pasteInto(c, 'text/html', '<p>a    b\n   c</p>\n  <p>d\t e</p>');
+  assert.deepEqual(await c.value(), { text: 'a b c\nd e', text_styles: [] });
+  // preformatted text keeps its spaces
+  await c.set({ text: '', text_styles: [] });
+  await c.ed.click();
+  await pasteInto(c, 'text/html', '<span style="white-space: pre-wrap">x  y</span> <pre>p  q</pre>');
+  assert.deepEqual((await c.value()).text, 'x  y\np  q');
+  // text copied out of a page or the composer carries the computed size and colour: dropped
+  await c.set({ text: '', text_styles: [] });
+  await c.ed.click();
+  await pasteInto(
+    c,
+    'text/html',
+    '<span style="font-size:15px;color:rgb(5, 10, 25)">plain</span> <b style="color:#050a19">bold</b>',
+  );
+  assert.deepEqual(await c.value(), { text: 'plain bold', text_styles: [{ start: 6, len: 4, st: ['b'] }] });
+  await c.close();
+});
+
+test('typing over a selection keeps its formatting (issue 23)', { skip }, async () => {
+  const c = await open();
+  await c.set(await c.p.evaluate(() => window.engine.parseMarkdown('hello **world**')));
+  await c.select(6, 11);
+  await c.p.keyboard.type('there');
+  assert.deepEqual(await c.value(), { text: 'hello there', text_styles: [{ start: 6, len: 5, st: ['b'] }] });
+  // the whole message selected: the new text takes the first character's look
+  await c.set(await c.p.evaluate(() => window.engine.parseMarkdown('{red}all{/red} of it')));
+  await c.select(0, 10);
+  await c.p.keyboard.type('new');
+  assert.deepEqual(await c.value(), { text: 'new', text_styles: [{ start: 0, len: 3, st: ['c_db342e'] }] });
+  await c.close();
+});
+
+test('Send is disabled, not only marked, when the message is blank or over (issue 23)', { skip }, async () => {
+  const c = await open();
+  const send = c.button('Send');
+  assert.equal(await send.isDisabled(), true);
+  await c.ed.click();
+  await c.p.keyboard.type('   ');
+  assert.equal(await send.isDisabled(), true);
+  await c.p.keyboard.press('Control+Enter');
+  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').send()), false);
+  assert.deepEqual(await c.global('sent'), []);
+  await c.p.keyboard.type('x');
+  assert.equal(await send.isDisabled(), false);
+  await send.click();
+  assert.equal((await c.global('sent')).length, 1);
+  assert.equal(await send.isDisabled(), true); // cleared after sending
+  await c.close();
 });

@@ -77,6 +77,14 @@ fn composer_js() -> String {
     ] {
         s += &format!("const {name} = {:#x};\n", mask(family));
     }
+    // the codes that look like no code at all: what pasted text carries from computed styles
+    let plain_look = [StyleCode::Normal, StyleCode::DefaultColour];
+    let look = StyleCode::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| plain_look.contains(c))
+        .fold(0u32, |m, (k, _)| m | 1 << k);
+    s += &format!("const DEFAULT_LOOK = {look:#x};\n");
     let named: Vec<String> = PALETTE
         .iter()
         .rev()
