@@ -88,7 +88,7 @@ const SHELL = (toolbar) =>
 
 export class ChatmarkComposer extends HTMLElement {
   static engine = browser;
-  static observedAttributes = ['mode', 'max-length', 'placeholder'];
+  static observedAttributes = ['mode', 'max-length', 'placeholder', 'aria-label'];
 
   constructor() {
     super();
@@ -165,6 +165,10 @@ export class ChatmarkComposer extends HTMLElement {
     const placeholder = this.placeholder;
     const markdown = this.mode === 'markdown';
     this._editor.ariaPlaceholder = this._source.placeholder = placeholder;
+    // the element's own label names its text box (the element itself is no control)
+    const label = this.getAttribute('aria-label') || 'Message';
+    this._editor.ariaLabel = label;
+    this._source.ariaLabel = `${label}, markdown source`;
     if (markdown !== this._markdownMode) {
       this._markdownMode = markdown;
       this._note.textContent = '';
@@ -237,8 +241,17 @@ export class ChatmarkComposer extends HTMLElement {
 
   setSelectionRange(start, end = start) {
     if (this._markdownMode) return this._source.setSelectionRange(start, end);
-    const n = this._text.length;
-    this._selection = [Math.min(start, n), Math.min(Math.max(start, end), n)];
+    const text = this._text;
+    const n = text.length;
+    start = Math.min(start, n);
+    end = Math.min(Math.max(start, end), n);
+    // a boundary inside a surrogate pair moves outward, as N4 moves a run's (a caret: before it)
+    const inPair = (k) => k > 0 && k < n && /[\ud800-\udbff]/.test(text[k - 1]) && /[\udc00-\udfff]/.test(text[k]);
+    const caret = start === end;
+    if (inPair(start)) start--;
+    if (caret) end = start;
+    else if (inPair(end)) end++;
+    this._selection = [start, end];
     this._pending = null;
     this._editor.focus();
     this._restoreSelection();
@@ -449,14 +462,16 @@ export class ChatmarkComposer extends HTMLElement {
     if (mod && key === 'Enter') {
       event.preventDefault();
       this.send();
-    } else if (at >= 0 && /^Arrow(Left|Right)$/.test(key)) {
-      // roving tab stop in the toolbar
-      const next = buttons[(at + (key === 'ArrowLeft' ? buttons.length - 1 : 1)) % buttons.length];
+    } else if (at >= 0 && /^(Arrow(Left|Right)|Home|End)$/.test(key)) {
+      // roving tab stop in the toolbar: arrows wrap around, Home and End go to the ends
+      const n = buttons.length;
+      const to = { ArrowLeft: (at + n - 1) % n, ArrowRight: (at + 1) % n, Home: 0, End: n - 1 }[key];
       event.target.tabIndex = -1;
-      next.tabIndex = 0;
-      next.focus();
+      buttons[to].tabIndex = 0;
+      buttons[to].focus();
       event.preventDefault();
-    } else if (mod && !event.altKey && event.target === this._editor) {
+    } else if (mod && !event.altKey && (event.target === this._editor || at >= 0)) {
+      // shortcuts work from the toolbar too, on the editor's selection
       const code = { b: 'b', i: 'i', u: 'u', X: 's' }[event.shiftKey ? key.toUpperCase() : key.toLowerCase()];
       if (code) {
         event.preventDefault();

@@ -664,3 +664,46 @@ test('Send is disabled, not only marked, when the message is blank or over (issu
   assert.equal(await send.isDisabled(), true); // cleared after sending
   await c.close();
 });
+
+test('toolbar keys: Home and End, shortcuts from a button; the element label names the box (issue 23)', {
+  skip,
+}, async () => {
+  const c = await open('aria-label="Reply to Ana"');
+  assert.equal(await c.ed.getAttribute('aria-label'), 'Reply to Ana');
+  assert.equal(
+    await c.p.locator('chatmark-composer textarea').getAttribute('aria-label'),
+    'Reply to Ana, markdown source',
+  );
+  await c.ed.click();
+  await c.p.keyboard.type('word');
+  await c.select(0, 4);
+  await c.button('Bold').focus();
+  await c.p.keyboard.press('End');
+  assert.equal(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel),
+    'Markdown source',
+  );
+  await c.p.keyboard.press('Home');
+  assert.equal(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.ariaLabel),
+    'Bold',
+  );
+  // Ctrl+I with a toolbar button focused formats the editor's selection
+  await c.p.keyboard.press('Control+i');
+  assert.deepEqual((await c.value()).text_styles, [{ start: 0, len: 4, st: ['i'] }]);
+  await c.close();
+});
+
+test('a selection set inside a surrogate pair moves outward, so typing never splits it (issue 23)', {
+  skip,
+}, async () => {
+  const c = await open();
+  await c.set({ text: 'a😀b', text_styles: [] });
+  await c.select(2, 2); // between the two halves of the emoji
+  await c.p.keyboard.type('x');
+  assert.equal((await c.value()).text, 'ax😀b');
+  await c.select(2, 3); // from inside the pair to after it
+  await c.p.keyboard.type('y');
+  assert.equal((await c.value()).text, 'axyb');
+  await c.close();
+});
