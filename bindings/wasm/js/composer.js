@@ -113,7 +113,16 @@ export class ChatmarkComposer extends HTMLElement {
       event.stopPropagation();
       if (!event.isComposing) this._readEditor();
     });
-    on(editor, 'compositionend', this._readEditor);
+    // a format pending at the caret (Ctrl+B with no selection) holds through an IME
+    // composition and applies to what it composed
+    on(editor, 'compositionstart', () => {
+      this._composition = { pending: this._pending, length: this._text.length };
+    });
+    on(editor, 'compositionend', () => {
+      const composition = this._composition;
+      this._composition = null;
+      this._readEditor(composition);
+    });
     on(editor, 'paste', (event) => {
       event.preventDefault();
       this._syncSelection();
@@ -470,6 +479,11 @@ export class ChatmarkComposer extends HTMLElement {
       buttons[to].tabIndex = 0;
       buttons[to].focus();
       event.preventDefault();
+    } else if (key === 'Tab' && !mod && !event.altKey && event.target === this._editor && this._inList()) {
+      // in a list, Tab and Shift+Tab move the items a level in and out (elsewhere Tab leaves)
+      event.preventDefault();
+      this._syncSelection();
+      this._applyLineTool(event.shiftKey ? 'out' : 'in');
     } else if (mod && !event.altKey && (event.target === this._editor || at >= 0)) {
       // shortcuts work from the toolbar too, on the editor's selection
       const code = { b: 'b', i: 'i', u: 'u', X: 's' }[event.shiftKey ? key.toUpperCase() : key.toLowerCase()];
@@ -483,6 +497,14 @@ export class ChatmarkComposer extends HTMLElement {
     }
   }
 
+  /** Whether the selection starts on a list item's line. */
+  _inList() {
+    this._syncSelection();
+    const [start] = this._selection;
+    const lineStart = this._text.lastIndexOf('\n', start - 1) + 1;
+    return !!(this._typingMask(lineStart, Math.max(lineStart, start)) & LIST);
+  }
+
   /** Reads the DOM selection into the model's; returns 1 when the editor holds it. */
   _syncSelection() {
     const range = this._domRange();
@@ -490,7 +512,7 @@ export class ChatmarkComposer extends HTMLElement {
     if (!range) return;
     this._selection = this._offsetsOf(range);
     const [start, end] = this._selection;
-    if (pending && (start !== pending.at || end !== pending.at)) this._pending = null;
+    if (pending && !this._composition && (start !== pending.at || end !== pending.at)) this._pending = null;
     return 1;
   }
 
@@ -551,7 +573,8 @@ export class ChatmarkComposer extends HTMLElement {
   /** Pressed buttons for the selection's codes; Send disabled when blank or over. */
   _updateButtons() {
     const [start, end] = this._selection;
-    const mask = this._markdownMode ? 0 : this._commonMask(start, end);
+    const composing = this._composition?.pending;
+    const mask = this._markdownMode ? 0 : composing ? composing.mask : this._commonMask(start, end);
     for (const button of this._buttons) {
       if (!button.ariaPressed) continue;
       const key = button.dataset.k;
@@ -613,12 +636,21 @@ export class ChatmarkComposer extends HTMLElement {
     document.getSelection().setBaseAndExtent(...this._pointAt(start), ...this._pointAt(end));
   }
 
-  /** The browser's edits (IME, spell-check): the editor serialised, read by parseHtml. */
-  _readEditor() {
+  /** The browser's edits (IME, spell-check): the editor serialised, read by parseHtml; after
+   * a composition, the format that was pending when it began applies to what it inserted. */
+  _readEditor(composition) {
     this._snapshot();
     this._syncSelection();
     this._pending = null;
-    this._loadValue(this._engine.parseHtml(serialize(this._editor)));
+    const value = this._engine.parseHtml(serialize(this._editor));
+    const pending = composition?.pending;
+    if (!pending) return this._loadValue(value);
+    // what the composition inserted at the pending caret takes the pending format
+    this._text = value.text;
+    this._masks = masksOf(value);
+    const inserted = value.text.length - composition.length;
+    for (let k = pending.at; k < pending.at + inserted; k++) this._masks[k] = pending.mask;
+    this._render();
   }
 }
 

@@ -328,6 +328,20 @@ test('deleting: list items unlist first, words and selections go, cut and IME re
   await c.close();
 });
 
+/** Pastes `data` as `type` into the composer's editor, as a clipboard paste event. */
+function pasteInto(c, type, data) {
+  return c.ed.evaluate(
+    (ed, [type, data]) => {
+      const dt = new DataTransfer();
+      dt.setData(type, data);
+      ed.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }),
+      );
+    },
+    [type, data],
+  );
+}
+
 const DOCS =
   '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-4f1c">' +
   '<p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;">' +
@@ -342,17 +356,7 @@ test('paste: HTML from a document keeps the supported styles, drops scripts and 
   const c = await open();
   await c.ed.click();
   await c.p.keyboard.type('Notes: ');
-  const paste = (type, data) =>
-    c.ed.evaluate(
-      (ed, [type, data]) => {
-        const dt = new DataTransfer();
-        dt.setData(type, data);
-        ed.dispatchEvent(
-          new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }),
-        );
-      },
-      [type, data],
-    );
+  const paste = (type, data) => pasteInto(c, type, data);
   await paste('text/html', DOCS);
   // H4: 11pt is 14.7px, so f_15, the normal size, which looks like none and is dropped;
   // #000000 is no palette colour; 18pt is 24px, so f_20
@@ -594,20 +598,6 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   await p.close();
 });
 
-/** Pastes `data` as `type` into the composer's editor, as a clipboard paste event. */
-function pasteInto(c, type, data) {
-  return c.ed.evaluate(
-    (ed, [type, data]) => {
-      const dt = new DataTransfer();
-      dt.setData(type, data);
-      ed.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true, composed: true }),
-      );
-    },
-    [type, data],
-  );
-}
-
 test('paste reads what the source showed: whitespace collapsed, default look dropped (issue 23)', {
   skip,
 }, async () => {
@@ -705,5 +695,51 @@ test('a selection set inside a surrogate pair moves outward, so typing never spl
   await c.select(2, 3); // from inside the pair to after it
   await c.p.keyboard.type('y');
   assert.equal((await c.value()).text, 'axyb');
+  await c.close();
+});
+
+test('a pending format applies to IME input, and Bold stays pressed while composing (issue 23)', { skip }, async () => {
+  const c = await open();
+  const cdp = await browser.context.newCDPSession(c.p);
+  await c.ed.click();
+  await c.p.keyboard.type('a ');
+  await c.p.keyboard.press('Control+b');
+  await cdp.send('Input.imeSetComposition', { text: 'か', selectionStart: 1, selectionEnd: 1 });
+  assert.equal(await c.pressed('Bold'), 'true');
+  await cdp.send('Input.insertText', { text: 'か' }); // commits the composition
+  assert.deepEqual(await c.value(), { text: 'a か', text_styles: [{ start: 2, len: 1, st: ['b'] }] });
+  await c.close();
+});
+
+test('Tab and Shift+Tab indent and outdent list items; elsewhere Tab leaves the editor (issue 23)', {
+  skip,
+}, async () => {
+  const c = await open();
+  await c.set(await c.p.evaluate(() => window.engine.parseMarkdown('- one\n- two')));
+  await c.ed.click();
+  await c.select(6, 6); // in "two"
+  await c.p.keyboard.press('Tab');
+  assert.deepEqual((await c.value()).text_styles, [
+    { start: 0, len: 3, st: ['lst_1'] },
+    { start: 4, len: 3, st: ['lst_1', 'ind_1'] },
+  ]);
+  assert.equal(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement.className),
+    'ed',
+  );
+  await c.p.keyboard.press('Shift+Tab');
+  assert.deepEqual((await c.value()).text_styles, [
+    { start: 0, len: 3, st: ['lst_1'] },
+    { start: 4, len: 3, st: ['lst_1'] },
+  ]);
+  // not in a list: Tab moves the focus on, as in any text box
+  await c.set({ text: 'plain', text_styles: [] });
+  await c.ed.click();
+  await c.p.keyboard.press('Tab');
+  assert.notEqual(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement?.className),
+    'ed',
+  );
+  assert.equal((await c.value()).text, 'plain');
   await c.close();
 });

@@ -1,5 +1,6 @@
 // A deterministic corpus of random sendMessage bodies, biased toward the markup of both
 // dialects: the same seed gives the same bodies on every machine.
+import { STYLE_CODES } from '../js/engine.js';
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
 export function prng(seed) {
@@ -155,32 +156,8 @@ const TEXT = [
   '7',
   'snake_case',
 ];
-const CODES = [
-  'b',
-  'i',
-  'u',
-  's',
-  'f_13',
-  'f_15',
-  'f_18',
-  'f_20',
-  'c_050a19',
-  'c_15a85f',
-  'c_f7b503',
-  'c_f27806',
-  'c_db342e',
-  'lst_1',
-  'lst_2',
-  'ind_1',
-  'ind_2',
-  'ind_3',
-  'ind_4',
-  'ind_5',
-  'B',
-  'zz',
-  '',
-  ' b',
-];
+// every code of the closed set (spec 1.1), then codes N2 ignores
+const CODES = [...STYLE_CODES, 'B', 'zz', '', ' b'];
 
 function pick(r, xs) {
   return xs[Math.floor(r() * xs.length)];
