@@ -45,7 +45,8 @@ function masksOf(value) {
 }
 
 // The toolbar: [key, icon, label = icon, shortcut], and 0 for a separator. A key is a style
-// code, or `in`, `out` (indent) and `md` (markdown source).
+// code, or `in`, `out` (indent) and `md` (markdown source). A label begins with the letters its
+// face shows, so that what a user sees is what speech input can say (WCAG 2.5.3).
 const TOOLS = [
   ['b', 'B', 'Bold', 'B'],
   ['i', 'I', 'Italic', 'I'],
@@ -54,15 +55,15 @@ const TOOLS = [
   0,
   ...COLOURS,
   0,
-  ['f_18', 'A<sup>+</sup>', 'Big'],
-  ['f_13', 'a<sub>−</sub>', 'Small'],
+  ['f_18', 'A<sup>+</sup>', 'A+ Big'],
+  ['f_13', 'a<sub>−</sub>', 'a− Small'],
   0,
   ['lst_1', '•≡', 'Bulleted list'],
-  ['lst_2', '1≡', 'Numbered list'],
+  ['lst_2', '1≡', '1≡ Numbered list'],
   ['out', '⇤', 'Outdent'],
   ['in', '⇥', 'Indent'],
   0,
-  ['md', 'M↓', 'Markdown source'],
+  ['md', 'M↓', 'M↓ Markdown source'],
 ];
 
 /** A toolbar button's HTML. */
