@@ -1308,3 +1308,68 @@ fn bad_settings_are_refused_at_start() {
     });
     assert!(e.contains("schema version 99 is newer"), "{e}");
 }
+
+/// The example binary, when `cargo test` built it beside the test binaries.
+fn example_exe() -> Option<std::path::PathBuf> {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| Some(p.parent()?.parent()?.join("examples").join("server")))
+        .filter(|p| p.exists())
+}
+
+/// Runs the example binary with `env` (over a clean default environment) until it exits,
+/// which a bad setting must make it do at once: its exit code, stdout and stderr.
+fn start_example_expecting_exit(env: &[(&str, &str)]) -> Option<(Option<i32>, String, String)> {
+    let exe = example_exe()?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("0")
+        .env("CHATMARK_API_DB", ":memory:")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("the server kept running with {env:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    Some((out.status.code(), text(out.stdout), text(out.stderr)))
+}
+
+/// Issue 20 items 12 and 14: every numeric setting is checked against its range, and an
+/// empty database path is refused, before anything is printed or served (a value past a
+/// range used to panic after the address was printed; an empty path silently used a
+/// temporary database).
+#[test]
+fn numeric_and_empty_settings_are_refused_before_serving() {
+    let cases = [
+        ("CHATMARK_MAX_CONNECTIONS", "18446744073709551615"),
+        ("CHATMARK_MAX_CONNECTIONS", "0"),
+        ("CHATMARK_HEADER_TIMEOUT_MS", "18446744073709551615"),
+        ("CHATMARK_BODY_TIMEOUT_MS", "-1"),
+        ("CHATMARK_IDLE_TIMEOUT_MS", "1e3"),
+        ("TESTWEBHOOK_TIMEOUT_MS", "600000"),
+        ("TESTWEBHOOK_DAILY_LIMIT", "4294967296"),
+        ("CHATMARK_MAX_BOTS", "0"),
+        ("CHATMARK_API_DB", ""),
+        ("CHATMARK_API_DB", "  "),
+    ];
+    for (name, value) in cases {
+        let Some((code, stdout, stderr)) = start_example_expecting_exit(&[(name, value)]) else {
+            eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+            return;
+        };
+        assert_eq!(code, Some(2), "{name}={value:?}: {stderr}");
+        assert_eq!(stdout, "", "{name}={value:?}: nothing printed on stdout");
+        assert!(stderr.contains(name), "{name}={value:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}={value:?}: {stderr}");
+    }
+}

@@ -85,46 +85,43 @@ impl Config {
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
     /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS` and
-    /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional.
+    /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional; numbers are checked against their ranges
+    /// and an empty `CHATMARK_API_DB` is refused (an error naming the variable).
     pub fn from_env() -> Result<Self, String> {
         let mut config = Config::default();
-        let millis = |name: &str, into: &mut Duration| -> Result<(), String> {
-            if let Ok(v) = std::env::var(name) {
-                let ms: u64 = v
-                    .parse()
-                    .ok()
-                    .filter(|&ms| ms > 0)
-                    .ok_or_else(|| format!("{name}={v:?} is not a positive number"))?;
+        for (name, range, into) in [
+            (
+                "CHATMARK_HEADER_TIMEOUT_MS",
+                MILLIS,
+                &mut config.header_timeout,
+            ),
+            ("CHATMARK_BODY_TIMEOUT_MS", MILLIS, &mut config.body_timeout),
+            ("CHATMARK_IDLE_TIMEOUT_MS", MILLIS, &mut config.idle_timeout),
+            (
+                "TESTWEBHOOK_TIMEOUT_MS",
+                PROBE_MILLIS,
+                &mut config.probe_timeout,
+            ),
+        ] {
+            if let Some(ms) = setting(name, range)? {
                 *into = Duration::from_millis(ms);
             }
-            Ok(())
-        };
-        millis("CHATMARK_HEADER_TIMEOUT_MS", &mut config.header_timeout)?;
-        millis("CHATMARK_BODY_TIMEOUT_MS", &mut config.body_timeout)?;
-        millis("CHATMARK_IDLE_TIMEOUT_MS", &mut config.idle_timeout)?;
-        if let Ok(v) = std::env::var("CHATMARK_MAX_CONNECTIONS") {
-            config.max_connections = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                format!("CHATMARK_MAX_CONNECTIONS={v:?} is not a positive number")
-            })?;
         }
-        if let Ok(v) = std::env::var("TESTWEBHOOK_TIMEOUT_MS") {
-            let ms: u64 = v
-                .parse()
-                .map_err(|_| format!("TESTWEBHOOK_TIMEOUT_MS={v:?} is not a number"))?;
-            config.probe_timeout = Duration::from_millis(ms);
+        if let Some(n) = setting("CHATMARK_MAX_CONNECTIONS", MAX_CONNECTIONS)? {
+            config.max_connections = usize::try_from(n).unwrap_or(usize::MAX);
         }
-        if let Ok(v) = std::env::var("TESTWEBHOOK_DAILY_LIMIT") {
-            config.daily_limit = v
-                .parse()
-                .map_err(|_| format!("TESTWEBHOOK_DAILY_LIMIT={v:?} is not a number"))?;
+        if let Some(n) = setting("TESTWEBHOOK_DAILY_LIMIT", DAILY_LIMIT)? {
+            config.daily_limit = u32::try_from(n).unwrap_or(u32::MAX);
         }
-        if let Ok(v) = std::env::var("CHATMARK_MAX_BOTS") {
-            config.max_bots = v
-                .parse()
-                .map_err(|_| format!("CHATMARK_MAX_BOTS={v:?} is not a number"))?;
+        if let Some(n) = setting("CHATMARK_MAX_BOTS", MAX_BOTS)? {
+            config.max_bots = usize::try_from(n).unwrap_or(usize::MAX);
         }
         config.allow_loopback = std::env::var("CHATMARK_ALLOW_LOOPBACK").is_ok_and(|v| v == "1");
         if let Ok(v) = std::env::var("CHATMARK_API_DB") {
+            // an empty path would be SQLite's private temporary database: nothing kept
+            if v.trim().is_empty() {
+                return Err("CHATMARK_API_DB is set but empty: give a database file (or :memory:), or unset it for chatmark-api.sqlite3".to_owned());
+            }
             config.db = v;
         }
         config.quota_seed = std::env::var_os("CHATMARK_QUOTA_SEED").map(PathBuf::from);
@@ -141,6 +138,28 @@ impl Config {
         config.quota_tokens = list("CHATMARK_QUOTA_TOKENS").unwrap_or_default();
         config.bot_tokens = list("CHATMARK_BOT_TOKENS").map(|t| t.into_iter().collect());
         Ok(config)
+    }
+}
+
+/// The allowed range of each numeric setting (the README lists them): values past these
+/// would overflow a deadline or a semaphore after the server has started.
+const MILLIS: (u64, u64) = (1, 86_400_000);
+const PROBE_MILLIS: (u64, u64) = (1, 60_000);
+const MAX_CONNECTIONS: (u64, u64) = (1, 100_000);
+const DAILY_LIMIT: (u64, u64) = (0, 1_000_000);
+const MAX_BOTS: (u64, u64) = (1, 100_000_000);
+
+/// The setting `name` as a whole number in `min..=max`, `None` when unset; an error naming
+/// it and its range otherwise.
+fn setting(name: &str, (min, max): (u64, u64)) -> Result<Option<u64>, String> {
+    let Ok(v) = std::env::var(name) else {
+        return Ok(None);
+    };
+    match v.trim().parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "{name}={v:?} is not a whole number from {min} to {max}"
+        )),
     }
 }
 
