@@ -1373,3 +1373,96 @@ fn numeric_and_empty_settings_are_refused_before_serving() {
         assert!(!stderr.contains("panicked"), "{name}={value:?}: {stderr}");
     }
 }
+
+/// Issue 20 item 11: once `CHATMARK_QUOTA_TOKENS` names real tokens, the demo token that an
+/// earlier start seeded stops working (and the start-up notes say it was revoked).
+#[tokio::test]
+async fn the_demo_quota_token_is_revoked_by_real_ones() {
+    let db = temp_path("demo-token.sqlite3");
+    let cfg = app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(5)
+    };
+    let path = "/v3.0/oa/quota/group";
+    let body = json!({"quota_owner": "OA"}).to_string();
+    let demo = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
+
+    let (addr, server) = start_server(cfg.clone()).await;
+    assert_eq!(post(addr, path, &demo, &body).await.0, 200);
+    server.abort();
+    let _ = server.await;
+
+    let real = app::Config {
+        quota_tokens: vec!["real-token".to_owned()],
+        ..cfg
+    };
+    let (_, notes) = sqlite::SqliteStore::open(&real.db, None, &real.quota_tokens).unwrap();
+    assert!(
+        notes.iter().any(|n| n.contains("revoked the demo")),
+        "{notes:?}"
+    );
+    drop(notes);
+    let (addr, _server) = start_server(real).await;
+    assert_eq!(post(addr, path, &demo, &body).await.0, 401);
+    assert_eq!(
+        post(addr, path, &[("access_token", "real-token")], &body)
+            .await
+            .0,
+        200
+    );
+}
+
+/// Issue 20 item 13: a second server process on the same SQLite file refuses to start with
+/// a clear message, and the first keeps serving.
+#[test]
+fn a_second_process_on_one_sqlite_file_refuses_to_start() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let Some(exe) = example_exe() else {
+        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+        return;
+    };
+    let db = temp_path("two-processes.sqlite3");
+    let db = db.to_string_lossy().into_owned();
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut first = KillOnDrop(
+        std::process::Command::new(&exe)
+            .arg("0")
+            .env("CHATMARK_API_DB", &db)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    BufReader::new(first.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line.trim().parse().unwrap();
+
+    let (code, stdout, stderr) = start_example_expecting_exit(&[("CHATMARK_API_DB", &db)]).unwrap();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("in use by another server process"),
+        "{stderr}"
+    );
+
+    let body = r#"{"chat_id":"c","text":"hi"}"#;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    write!(
+        s,
+        "POST /botT/sendMessage HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}

@@ -67,6 +67,8 @@ pub const SAMPLE_ASSETS: &str = r#"{
 /// microseconds; several server instances would share a database server instead).
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    /// The exclusive lock on `<db>.lock`, held while the store lives: one process per file.
+    _lock: Option<std::fs::File>,
 }
 
 fn backend(e: rusqlite::Error) -> StoreError {
@@ -91,6 +93,11 @@ impl SqliteStore {
         access_tokens: &[String],
     ) -> Result<(Self, Vec<String>), String> {
         let fail = |e: rusqlite::Error| format!("database {path}: {e}");
+        let lock = if path == ":memory:" {
+            None
+        } else {
+            Some(lock_file(path)?)
+        };
         let mut conn = Connection::open(path).map_err(fail)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(fail)?;
@@ -129,6 +136,20 @@ impl SqliteStore {
             )
             .map_err(fail)?;
         }
+        // real tokens given: the demo token is revoked, whatever an earlier start seeded
+        if !access_tokens.is_empty() && !access_tokens.iter().any(|t| t == DEMO_ACCESS_TOKEN) {
+            let revoked = tx
+                .execute(
+                    "DELETE FROM access_tokens WHERE token = ?1",
+                    [DEMO_ACCESS_TOKEN],
+                )
+                .map_err(fail)?;
+            if revoked > 0 {
+                notes.push(format!(
+                    "revoked the demo quota access token {DEMO_ACCESS_TOKEN:?} (CHATMARK_QUOTA_TOKENS names real ones)"
+                ));
+            }
+        }
         let tokens: i64 = tx
             .query_row("SELECT COUNT(*) FROM access_tokens", [], |r| r.get(0))
             .map_err(fail)?;
@@ -146,6 +167,7 @@ impl SqliteStore {
         Ok((
             SqliteStore {
                 conn: Mutex::new(conn),
+                _lock: lock,
             },
             notes,
         ))
@@ -153,6 +175,28 @@ impl SqliteStore {
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Takes the exclusive lock of `<path>.lock` (created if needed), or says that another
+/// server process holds it: two processes on one SQLite file fail each other's writes
+/// ("database is locked") under load, so the second refuses to start.
+fn lock_file(path: &str) -> Result<std::fs::File, String> {
+    let lock_path = format!("{path}.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("database lock {lock_path}: {e}"))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "database {path} is in use by another server process (it holds {lock_path}); \
+             one SQLite file serves one process: stop the other, or give this one its own \
+             CHATMARK_API_DB"
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("database lock {lock_path}: {e}")),
     }
 }
 
