@@ -7,7 +7,7 @@
 //! ```
 //! use chatmark_api::{Envelope, SendMessageResult};
 //! let env: Envelope<SendMessageResult> =
-//!     serde_json::from_str(r#"{"ok":true,"result":{"message_id":1,"date":1767225600000}}"#).unwrap();
+//!     serde_json::from_str(r#"{"ok":true,"result":{"message_id":"1","date":1767225600000}}"#).unwrap();
 //! assert_eq!(env.result.unwrap().message_id, 1);
 //! ```
 

@@ -182,6 +182,8 @@ impl<'de> Deserialize<'de> for EpochMillis {
 
 /// The result of a successful `sendMessage`: `{message_id, date}`.
 ///
+/// `message_id` is a string on the wire (the platform's table: `message_id | string`),
+/// written `"42"`; reading takes a string of digits or a number (older servers wrote one).
 /// Unknown fields are ignored when reading, so additions by a newer server do not break
 /// clients.
 ///
@@ -189,15 +191,57 @@ impl<'de> Deserialize<'de> for EpochMillis {
 ///
 /// ```
 /// let r: chatmark_api::SendMessageResult =
-///     serde_json::from_str(r#"{"message_id":42,"date":1767225600000}"#).unwrap();
+///     serde_json::from_str(r#"{"message_id":"42","date":1767225600000}"#).unwrap();
 /// assert_eq!(r.message_id, 42);
+/// assert!(serde_json::to_string(&r).unwrap().starts_with(r#"{"message_id":"42","#));
+/// // an older server's number reads too
+/// let old: chatmark_api::SendMessageResult =
+///     serde_json::from_str(r#"{"message_id":42,"date":1767225600000}"#).unwrap();
+/// assert_eq!(old, r);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SendMessageResult {
-    /// The id of the stored message.
+    /// The id of the stored message (a string of digits on the wire).
+    #[serde(with = "id_as_string")]
     pub message_id: u64,
     /// When it was stored, in epoch milliseconds.
     pub date: EpochMillis,
+}
+
+/// A `u64` written as a JSON string of digits, read from a string or a number.
+mod id_as_string {
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::Serializer;
+
+    pub fn serialize<S: Serializer>(id: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(id)
+    }
+
+    struct Id;
+
+    impl Visitor<'_> for Id {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str("a message id: a string of digits (or a non-negative integer)")
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(E::invalid_value(de::Unexpected::Str(v), &self));
+            }
+            v.parse()
+                .map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        d.deserialize_any(Id)
+    }
 }
 
 #[cfg(test)]
@@ -208,10 +252,42 @@ mod tests {
 
     #[test]
     fn result_round_trips_in_the_envelope() {
-        let text = r#"{"ok":true,"result":{"message_id":9,"date":1767225600123}}"#;
+        let text = r#"{"ok":true,"result":{"message_id":"9","date":1767225600123}}"#;
         let e: Envelope<SendMessageResult> = serde_json::from_str(text).unwrap();
         assert_eq!(e.result.unwrap().date.get(), 1_767_225_600_123);
         assert_eq!(serde_json::to_string(&e).unwrap(), text);
+    }
+
+    /// Issue 20 item 10: the id is a string on the wire; a number (older servers) and a
+    /// string of digits read alike, anything else is refused.
+    #[test]
+    fn message_id_is_a_string_and_reads_a_number_too() {
+        let r = SendMessageResult {
+            message_id: 18_446_744_073_709_551_615,
+            date: serde_json::from_str("1767225600000").unwrap(),
+        };
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            text,
+            r#"{"message_id":"18446744073709551615","date":1767225600000}"#
+        );
+        assert_eq!(serde_json::from_str::<SendMessageResult>(&text).unwrap(), r);
+        for bad in [
+            r#""""#,
+            r#""-1""#,
+            r#""1.5""#,
+            r#""x""#,
+            "-1",
+            "1.5",
+            "null",
+            r#""18446744073709551616""#,
+        ] {
+            let body = format!(r#"{{"message_id":{bad},"date":1767225600000}}"#);
+            assert!(
+                serde_json::from_str::<SendMessageResult>(&body).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

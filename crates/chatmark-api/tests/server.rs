@@ -190,7 +190,10 @@ async fn send_message_markdown() {
     let first = env.into_result().unwrap();
     assert!(first.date.get().to_string().len() == 13);
     let (_, v) = post(addr, "/bot123:abc/sendMessage", &[], &body.to_string()).await;
-    assert_eq!(v["result"]["message_id"], first.message_id + 1);
+    assert_eq!(
+        v["result"]["message_id"],
+        (first.message_id + 1).to_string()
+    );
 }
 
 #[tokio::test]
@@ -685,7 +688,13 @@ fn example_binary_prints_its_address_first() {
     let mut answer = String::new();
     s.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.contains(r#""message_id":1"#), "{answer}");
+    // the id is a string on the wire (issue 20 item 10)
+    assert!(answer.contains(r#""message_id":"1""#), "{answer}");
+}
+
+/// A sendMessage answer's id: a string of digits on the wire.
+fn message_id(v: &Value) -> u64 {
+    v["result"]["message_id"].as_str().unwrap().parse().unwrap()
 }
 
 /// Settings with short connection timeouts, for the timeout tests.
@@ -934,7 +943,7 @@ async fn load_5000_send_message_at_concurrency_32() {
                     let body = json!({"chat_id": c, "text": format!("**m{i}**"), "parse_mode": "markdown"});
                     let (status, v) = client.post("/botload:1/sendMessage", &body.to_string()).await;
                     assert_eq!(status, 200, "{v}");
-                    ids.push(v["result"]["message_id"].as_u64().unwrap());
+                    ids.push(message_id(&v));
                 }
                 ids
             };
@@ -981,7 +990,7 @@ async fn state_survives_a_restart() {
     for _ in 0..3 {
         let (status, v) = post(addr, "/botr:1/sendMessage", &[], &body).await;
         assert_eq!(status, 200, "{v}");
-        before.push(v["result"]["message_id"].as_u64().unwrap());
+        before.push(message_id(&v));
     }
     set_webhook(addr, "r:1", &url).await;
     for _ in 0..2 {
@@ -1004,7 +1013,7 @@ async fn state_survives_a_restart() {
     let n1 = r#"{"x":1e400,"chat_id":"@chan","text":"*hi*","parse_mode":"markdown"}"#;
     let (status, v) = post(addr, "/botr:1/sendMessage", &[], n1).await;
     assert_eq!(status, 200, "{v}");
-    let after = v["result"]["message_id"].as_u64().unwrap();
+    let after = message_id(&v);
     assert!(
         before.iter().all(|&id| after > id),
         "{after} after {before:?}"
