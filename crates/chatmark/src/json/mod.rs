@@ -114,16 +114,25 @@ impl Formatted {
     }
 }
 
-/// Parses JSON text, first replacing escapes of lone surrogates (`"\ud800"`) by U+FFFD so
-/// that they read as one replacement character, as L2 says.
+/// Parses JSON text into `T`, first replacing escapes of lone surrogates (`"\ud800"`) by
+/// U+FFFD so that they read as one replacement character, as L2 says. Read straight into a
+/// struct, fields that `T` ignores are skipped whatever their depth (serde_json skips a value
+/// without recursing), where a `serde_json::Value` stops at 128 levels.
 ///
 /// # Examples
 ///
 /// ```
-/// let v = chatmark::json_from_str_lossy(r#"{"text": "a\ud800b\ud83d\ude00"}"#).unwrap();
+/// let v: serde_json::Value =
+///     chatmark::json_from_str_lossy(r#"{"text": "a\ud800b\ud83d\ude00"}"#).unwrap();
 /// assert_eq!(v["text"], "a\u{FFFD}b😀");
+///
+/// #[derive(serde::Deserialize)]
+/// struct Url { url: String }
+/// let deep = format!(r#"{{"x": {}{}, "url": "https://a.example/"}}"#, "[".repeat(5000), "]".repeat(5000));
+/// let u: Url = chatmark::json_from_str_lossy(&deep).unwrap();
+/// assert_eq!(u.url, "https://a.example/");
 /// ```
-pub fn json_from_str_lossy(json: &str) -> serde_json::Result<Value> {
+pub fn json_from_str_lossy<T: serde::de::DeserializeOwned>(json: &str) -> serde_json::Result<T> {
     serde_json::from_str(&replace_lone_surrogates(json))
 }
 
@@ -155,7 +164,7 @@ mod tests {
             (r#""\\ud800""#, "\\ud800"),
             (r#""\ud83d\ude00""#, "😀"),
         ] {
-            assert_eq!(json_from_str_lossy(input).unwrap(), want, "{input}");
+            assert_eq!(json_from_str_lossy::<Value>(input).unwrap(), want, "{input}");
         }
     }
 }
