@@ -21,8 +21,8 @@ pub mod webhook;
 pub use blocked::{check_target, is_blocked_ip, BlockReason, Host, UrlError, WebhookUrl};
 pub use envelope::{ApiError, Envelope};
 pub use quota::{
-    AssetStatus, Date, ProductType, QuotaAsset, QuotaOwner, QuotaRequest, QuotaResponse,
-    ValidThrough,
+    AssetStatus, Date, FilterError, ProductType, QuotaAsset, QuotaOwner, QuotaRequest,
+    QuotaResponse, ValidThrough, QUOTA_TYPES,
 };
 pub use send_message::{resolve_send_message, EpochMillis, SendMessageRequest, SendMessageResult};
 pub use webhook::{Failure, Observation, Outcome, TestWebhookResult};

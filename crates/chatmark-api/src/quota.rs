@@ -373,6 +373,40 @@ fn opt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     d.deserialize_option(V)
 }
 
+/// The quota types the platform defines, the values a request's `quota_type` filter takes.
+pub const QUOTA_TYPES: [&str; 3] = ["sub_quota", "purchase_quota", "reward_quota"];
+
+/// A quota request's filter with a value outside the platform's list
+/// ([`QuotaRequest::check`]): the field, the value sent and the values allowed.
+///
+/// # Examples
+///
+/// ```
+/// let e = chatmark_api::FilterError { field: "quota_type", value: "subquota".into(), allowed: "sub_quota, purchase_quota, reward_quota" };
+/// assert_eq!(e.to_string(), "quota_type \"subquota\" is not one of sub_quota, purchase_quota, reward_quota");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterError {
+    /// `product_type` or `quota_type`.
+    pub field: &'static str,
+    /// The value sent.
+    pub value: String,
+    /// The values allowed, as a list for the message.
+    pub allowed: &'static str,
+}
+
+impl fmt::Display for FilterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {:?} is not one of {}",
+            self.field, self.value, self.allowed
+        )
+    }
+}
+
+impl std::error::Error for FilterError {}
+
 /// The group quota request `{quota_owner, product_type?, quota_type?}` (the `access_token`
 /// travels in a header).
 ///
@@ -416,6 +450,43 @@ impl QuotaRequest {
                 .quota_type
                 .as_ref()
                 .is_none_or(|q| *q == asset.quota_type)
+    }
+
+    /// Checks the filters against the platform's values: `product_type` one of `gmf10`,
+    /// `gmf50`, `gmf100`, and `quota_type` one of [`QUOTA_TYPES`]. A server answers the
+    /// error (which names the field) instead of an empty list, so that a typo does not read
+    /// as "no assets". (Reading a *response* stays tolerant of other product types.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let ok: chatmark_api::QuotaRequest = serde_json::from_str(r#"{"quota_owner":"OA","product_type":"gmf50"}"#).unwrap();
+    /// assert!(ok.check().is_ok());
+    /// let typo: chatmark_api::QuotaRequest = serde_json::from_str(r#"{"quota_owner":"OA","product_type":"gmf1000"}"#).unwrap();
+    /// let e = typo.check().unwrap_err();
+    /// assert_eq!(e.field, "product_type");
+    /// assert!(e.to_string().contains("gmf1000"));
+    /// ```
+    pub fn check(&self) -> Result<(), FilterError> {
+        if let Some(ProductType::Other(p)) = &self.product_type {
+            return Err(FilterError {
+                field: "product_type",
+                value: p.clone(),
+                allowed: "gmf10, gmf50, gmf100",
+            });
+        }
+        if let Some(q) = self
+            .quota_type
+            .as_ref()
+            .filter(|q| !QUOTA_TYPES.contains(&q.as_str()))
+        {
+            return Err(FilterError {
+                field: "quota_type",
+                value: q.clone(),
+                allowed: "sub_quota, purchase_quota, reward_quota",
+            });
+        }
+        Ok(())
     }
 
     /// The assets of `assets` passing the filters, in order.

@@ -21,7 +21,6 @@ use chatmark_api::{
 };
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::probe::Prober;
 use crate::sqlite::SqliteStore;
@@ -368,14 +367,27 @@ fn store_failure(e: &StoreError) -> Response {
 
 /// Reads a request body that must be a JSON object: serde would otherwise read an array as a
 /// struct's fields in order (`["http://…"]` as `{"url": …}`).
-fn read_json(body: &Bytes) -> Result<Value, String> {
-    let value = chatmark::json_from_str_lossy(&String::from_utf8_lossy(body))
-        .map_err(|e| format!("the body is not valid JSON: {e}"))?;
-    if value.is_object() {
-        Ok(value)
-    } else {
-        Err("the body must be a JSON object".to_owned())
+/// A JSON object body read straight into `T` (one reader, one rule on every route): lone
+/// surrogates read as U+FFFD (L2), and fields `T` ignores are skipped whatever their depth,
+/// as sendMessage's reader skips them. `shape` says what was expected, for the error.
+fn read_object<T: serde::de::DeserializeOwned>(body: &Bytes, shape: &str) -> Result<T, String> {
+    let text = String::from_utf8_lossy(body);
+    // an array would read as a struct's fields in order: only an object is a body
+    if !text.trim_start().starts_with('{') {
+        return Err(
+            match chatmark::json_from_str_lossy::<serde::de::IgnoredAny>(&text) {
+                Err(e) => format!("the body is not valid JSON: {e}"),
+                Ok(_) => "the body must be a JSON object".to_owned(),
+            },
+        );
     }
+    chatmark::json_from_str_lossy(&text).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            format!("the body is not valid JSON: {e}")
+        } else {
+            format!("expected {shape}: {e}")
+        }
+    })
 }
 
 async fn send_message(
@@ -416,14 +428,37 @@ async fn send_message(
 /// text for the message record; other fields are skipped unread (serde_json ignores values
 /// iteratively and does not convert their numbers), so N1's bodies read here too.
 fn chat_id_text(body: &str) -> String {
-    #[derive(Deserialize)]
-    struct ChatId<'a> {
-        #[serde(borrow)]
-        chat_id: &'a serde_json::value::RawValue,
+    /// The last `chat_id` of a JSON object, as its JSON text (a later duplicate key replaces
+    /// an earlier one, as the body's reader takes every field).
+    struct LastChatId(String);
+    impl<'de> Deserialize<'de> for LastChatId {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = LastChatId;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<LastChatId, A::Error> {
+                    let mut last = String::new();
+                    while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                        if key == "chat_id" {
+                            let raw: Box<serde_json::value::RawValue> = map.next_value()?;
+                            last = raw.get().to_owned();
+                        } else {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                    Ok(LastChatId(last))
+                }
+            }
+            d.deserialize_map(V)
+        }
     }
-    // Only a body with a repeated `chat_id` key fails here; its record keeps no chat id.
-    serde_json::from_str::<ChatId<'_>>(body)
-        .map_or_else(|_| String::new(), |c| c.chat_id.get().to_owned())
+    chatmark::json_from_str_lossy::<LastChatId>(body).map_or_else(|_| String::new(), |c| c.0)
 }
 
 #[derive(Deserialize)]
@@ -440,9 +475,7 @@ async fn set_webhook(
         Ok(t) => t,
         Err(e) => return reply(e),
     };
-    let req: SetWebhook = match read_json(&body).and_then(|v| {
-        serde_json::from_value(v).map_err(|e| format!("expected {{\"url\": string}}: {e}"))
-    }) {
+    let req: SetWebhook = match read_object(&body, "{\"url\": string}") {
         Ok(r) => r,
         Err(e) => return reply::<()>(Envelope::error(400, e)),
     };
@@ -515,8 +548,8 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
         Ok(false) => return error_response(true, StatusCode::UNAUTHORIZED, "unknown access_token"),
         Err(e) => return error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
-    let req: QuotaRequest = match read_json(&body)
-        .and_then(|v| serde_json::from_value(v).map_err(|e| format!("invalid request: {e}")))
+    let req: QuotaRequest = match read_object(&body, "a quota request")
+        .and_then(|r: QuotaRequest| r.check().map(|()| r).map_err(|e| e.to_string()))
     {
         Ok(r) => r,
         Err(e) => {

@@ -56,7 +56,7 @@ pub const SAMPLE_ASSETS: &str = r#"{
   "OA": [
     {"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "oa-1", "valid_through": "25/12/2026", "auto_renew": true, "status": "available", "used_id": null},
     {"product_type": "gmf50", "quota_type": "purchase_quota", "asset_id": "oa-2", "valid_through": "1/6/2027", "auto_renew": "false", "status": "used", "used_id": "group-17"},
-    {"product_type": "gmf1000", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
+    {"product_type": "gmf100", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
   ],
   "APP": [
     {"product_type": "gmf100", "quota_type": "purchase_quota", "asset_id": "app-1", "valid_through": "29/02/2028", "auto_renew": false, "status": "used", "used_id": 4242}
