@@ -374,7 +374,7 @@ async fn every_answer_is_an_envelope() {
         assert_eq!(v["data"], json!([]), "{ctx}");
         assert!(!v["message"].as_str().unwrap().is_empty(), "{ctx}: {v}");
     };
-    let big = "x".repeat(app::BODY_LIMIT + 1);
+    let big = "x".repeat(app::body_limit(&chatmark::Limits::default()) + 1);
     let over = format!(
         "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{big}",
         big.len()
@@ -391,7 +391,7 @@ async fn every_answer_is_an_envelope() {
     );
     // Chunked, so no Content-Length announces the size.
     let chunked = format!(
-        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{big}\r\n0\r\n\r\n",
         big.len()
     );
     check_bot(
@@ -457,7 +457,7 @@ async fn every_answer_is_an_envelope() {
         json!(runs)
     );
     assert!(
-        body.len() > 400_000 && body.len() <= app::BODY_LIMIT,
+        body.len() > 400_000 && body.len() <= app::body_limit(&chatmark::Limits::default()),
         "{}",
         body.len()
     );
@@ -1541,4 +1541,72 @@ async fn deep_ignored_fields_and_repeated_keys_read_alike_on_every_route() {
         )
         .unwrap();
     assert_eq!(chat, r#""last""#);
+}
+
+/// Issue 20 item 4: the body limit comes from the `Limits` sendMessage resolves with, so the
+/// largest valid body (2,000 escaped units, 10,000 runs with 20-character numbers and every
+/// code) is served end to end, and one byte over the limit is refused (413).
+#[tokio::test]
+async fn the_largest_valid_body_is_served() {
+    let addr = start(config(5)).await;
+    let limit = app::body_limit(&chatmark::Limits::default());
+    let codes: Vec<&str> = chatmark::StyleCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    let run = json!({"start": i64::MIN, "len": i64::MAX, "st": codes}).to_string();
+    let runs = vec![run; 10_000].join(",");
+    let text = "\\u00e9".repeat(2000);
+    let body = format!(r#"{{"chat_id":1,"text":"{text}","text_styles":[{runs}]}}"#);
+    assert!(
+        body.len() > 2_000_000 && body.len() <= limit,
+        "{} of {limit}",
+        body.len()
+    );
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+    assert_eq!((status, v["ok"].clone()), (200, json!(true)), "{v}");
+    // with whitespace between the tokens it still fits
+    let spaced = body.replace(",", ", ");
+    assert!(spaced.len() <= limit, "{} of {limit}", spaced.len());
+    assert_eq!(post(addr, "/bot1:a/sendMessage", &[], &spaced).await.0, 200);
+    // trailing whitespace is still JSON: one byte over the limit in all
+    let over = format!("{body}{}", " ".repeat(limit + 1 - body.len()));
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &over).await;
+    assert_eq!((status, v["errorCode"].clone()), (413, json!(413)), "{v}");
+}
+
+/// Issue 20 item 7: a transfer coding other than plain `chunked` is refused in the route's
+/// envelope (501), not read as if the body were plain JSON.
+#[tokio::test]
+async fn transfer_codings_other_than_chunked_are_refused() {
+    let addr = start(config(5)).await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    for (coding, path) in [
+        ("gzip, chunked", "/bot1:a/sendMessage"),
+        ("deflate,chunked", "/bot1:a/sendMessage"),
+        ("gzip, chunked", "/v3.0/oa/quota/group"),
+    ] {
+        let request = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\naccess_token: demo-oa-token\r\nTransfer-Encoding: {coding}\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+            body.len()
+        );
+        let (status, _, v) = raw(addr, request.as_bytes()).await;
+        assert_eq!(status, 501, "{coding} {path}: {v}");
+        let message = if path.starts_with("/v3.0/") {
+            &v["message"]
+        } else {
+            &v["description"]
+        };
+        assert!(
+            message.as_str().unwrap().contains("Transfer-Encoding"),
+            "{v}"
+        );
+    }
+    // plain chunked is served
+    let request = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+        body.len()
+    );
+    let (status, _, v) = raw(addr, request.as_bytes()).await;
+    assert_eq!(status, 200, "{v}");
 }

@@ -203,15 +203,30 @@ pub fn router(config: Config, store: Arc<dyn Store>, prober: Prober) -> Router {
             error_response(is_quota(uri.path()), StatusCode::NOT_FOUND, "Not Found")
         })
         .layer(middleware::from_fn_with_state(state.clone(), guard))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(DefaultBodyLimit::max(body_limit(&Limits::default())))
         .with_state(state)
 }
 
-/// The largest request body read, in bytes (1 MiB), chosen so that every request valid under
-/// the default `Limits` fits: 2,000 UTF-16 units written as `\uXXXX` escapes (12 KB) and
-/// 10,000 runs such as `{"start":1999,"len":1,"st":["b","c_db342e"]}` (about 450 KB), with
-/// room for whitespace. 64 KiB would refuse valid messages with more than about 1,400 runs.
-pub const BODY_LIMIT: usize = 1024 * 1024;
+/// The largest request body read, in bytes, derived from the `Limits` that `sendMessage`
+/// resolves with, so that every valid request fits (issue 20 item 4): the largest valid body
+/// written compactly, plus a quarter for whitespace. That body holds `max_text_len` UTF-16
+/// units each written as a `\uXXXX` escape (6 bytes), and `max_text_styles` runs each with
+/// 20-character numbers and every style code once, `{"start":-9223372036854775808,
+/// "len":…,"st":["b",…,"ind_5"]}`, besides the envelope's fields. A cap of 0 (none) sizes as
+/// the default cap. For the default `Limits`: 2,778,140 bytes.
+pub fn body_limit(limits: &Limits) -> usize {
+    let defaults = Limits::default();
+    let or_default = |n: usize, d: usize| if n == 0 { d } else { n };
+    let text = 6 * or_default(limits.max_text_len, defaults.max_text_len);
+    let codes: usize = chatmark::StyleCode::ALL
+        .iter()
+        .map(|c| c.as_str().len() + 3)
+        .sum();
+    let run = r#"{"start":,"len":,"st":[]},"#.len() + 2 * 20 + codes;
+    let runs = run * or_default(limits.max_text_styles, defaults.max_text_styles);
+    let compact = 512 + text + runs;
+    compact + compact / 4
+}
 
 /// The longest request target (path and query) served, in bytes.
 pub const MAX_TARGET: usize = 4096;
@@ -233,12 +248,39 @@ pub fn error_response(quota: bool, status: StatusCode, message: impl Into<String
     }
 }
 
-/// Runs before every route: refuses over-long targets (414) and bodies over
-/// [`BODY_LIMIT`] (413), reads the body within `body_timeout` (else 408), and turns any answer that is not JSON (axum's
-/// rejections: 400 for a path that is not UTF-8, 405 for a wrong method…) into the route's
-/// envelope with the same status.
+/// Runs before every route: refuses over-long targets (414), transfer codings other than
+/// plain `chunked` (501: the body would be read as if it were plain JSON), and bodies over
+/// [`body_limit`] (413); reads the body within `body_timeout` (else 408), and turns any
+/// answer that is not JSON (axum's rejections: 400 for a path that is not UTF-8, 405 for a
+/// wrong method…) into the route's envelope with the same status.
 async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let quota = is_quota(req.uri().path());
+    let body_limit = body_limit(&Limits::default());
+    let codings: Vec<String> = req
+        .headers()
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .flat_map(|v| {
+            String::from_utf8_lossy(v.as_bytes())
+                .split(',')
+                .map(|c| c.trim().to_ascii_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .filter(|c| !c.is_empty())
+        .collect();
+    if !codings.is_empty() && codings != ["chunked"] {
+        let mut r = error_response(
+            quota,
+            StatusCode::NOT_IMPLEMENTED,
+            format!(
+                "Transfer-Encoding {:?} is not served: send the body plain or chunked only",
+                codings.join(", ")
+            ),
+        );
+        r.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return r;
+    }
     let target = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
     if target > MAX_TARGET {
         return error_response(
@@ -251,7 +293,7 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
         let mut r = error_response(
             quota,
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the body is larger than {BODY_LIMIT} bytes"),
+            format!("the body is larger than {body_limit} bytes"),
         );
         r.headers_mut()
             .insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -262,13 +304,13 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+    if declared.is_some_and(|n| n > body_limit as u64) {
         return too_large();
     }
     let (parts, body) = req.into_parts();
     let read = tokio::time::timeout(
         st.config.body_timeout,
-        Limited::new(body, BODY_LIMIT).collect(),
+        Limited::new(body, body_limit).collect(),
     );
     let bytes = match read.await {
         Ok(Ok(collected)) => collected.to_bytes(),
