@@ -773,13 +773,22 @@ async fn slow_client_is_closed_while_others_are_served() {
         let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
         assert_eq!(status, 200, "{v}");
     }
-    assert_eq!(read_until_closed(&mut stalled).await, "");
+    // issue 20 item 5: the header timeout answers 408 in the envelope, then closes
+    let answer = read_until_closed(&mut stalled).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (_, envelope) = answer.split_once("\r\n\r\n").unwrap();
+    let v: Value = serde_json::from_str(envelope).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["errorCode"].clone()),
+        (json!(false), json!(408)),
+        "{v}"
+    );
     assert!(
         trickle.await.unwrap(),
         "the trickling client was never cut off"
     );
-    let (status, _) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
-    assert_eq!(status, 200);
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+    assert_eq!(status, 200, "{v}");
 }
 
 /// Issue 11 item 6: idle connections (before any request, and between keep-alive requests)
@@ -1609,4 +1618,80 @@ async fn transfer_codings_other_than_chunked_are_refused() {
     );
     let (status, _, v) = raw(addr, request.as_bytes()).await;
     assert_eq!(status, 200, "{v}");
+}
+
+/// Issue 20 item 5: every error is the route's envelope, also where hyper or the accept loop
+/// answers before a route runs: a malformed request pipelined behind a valid one, the 503
+/// over the connection cap on the quota route, and a request head that times out (408) on
+/// the quota route.
+#[tokio::test]
+async fn early_answers_are_the_routes_envelope() {
+    let addr = start(short_timeouts()).await;
+    // a malformed request pipelined behind a valid one
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let valid = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(format!("{valid}GARBAGE\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut s).await;
+    assert_eq!(answer.matches("HTTP/1.1 200 OK").count(), 1, "{answer}");
+    let second = answer
+        .find("HTTP/1.1 400")
+        .and_then(|at| answer.get(at..))
+        .unwrap_or_default();
+    assert!(!second.is_empty(), "{answer}");
+    let (_, json) = second.split_once("\r\n\r\n").unwrap();
+    let v: Value = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        (v["ok"].clone(), v["errorCode"].clone()),
+        (json!(false), json!(400)),
+        "{v}"
+    );
+
+    // a quota request head that times out: 408 in the quota envelope
+    let mut stalled = TcpStream::connect(addr).await.unwrap();
+    stalled
+        .write_all(b"POST /v3.0/oa/quota/group HTTP/1.1\r\nHost: t\r\n")
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut stalled).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (_, json) = answer.split_once("\r\n\r\n").unwrap();
+    let v: Value = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        (v["error"].clone(), v["data"].clone()),
+        (json!(408), json!([])),
+        "{v}"
+    );
+
+    // over the cap, on the quota route: 503 in the quota envelope (a server whose held
+    // connections do not time out meanwhile)
+    let addr = start(app::Config {
+        max_connections: 2,
+        ..config(5)
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut h = TcpStream::connect(addr).await.unwrap();
+        h.write_all(b"P").await.unwrap();
+        held.push(h);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let (status, head, v) = raw(
+        addr,
+        b"POST /v3.0/oa/quota/group HTTP/1.1\r\nHost: t\r\n\r\n",
+    )
+    .await;
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!(
+        (status, v["error"].clone(), v["data"].clone()),
+        (503, json!(503), json!([])),
+        "{v}"
+    );
+    drop(held);
 }

@@ -5,10 +5,16 @@
 //! A connection is in one of three phases. *Idle*: no byte of the next request has arrived;
 //! it is closed `idle_timeout` after it became idle (after it was accepted, or after the
 //! previous answer was handed to hyper). *Head*: the first byte arrived; the request head
-//! must be complete within `header_timeout` of that byte. *Busy*: the router has the
-//! request; the router bounds the body read itself. Requests hyper cannot parse (a head over
-//! [`MAX_HEAD`] bytes, a malformed request line) get hyper's automatic answer, which is
-//! rewritten here into the route's JSON envelope.
+//! must be complete within `header_timeout` of that byte, else the connection answers 408 in
+//! the route's envelope and closes. *Busy*: the router has the request; the router bounds
+//! the body read itself. Requests hyper cannot parse (a head over [`MAX_HEAD`] bytes, a
+//! malformed request line, also one pipelined behind a valid request) get hyper's automatic
+//! answer, which is rewritten here into the route's JSON envelope; so is the 503 of a
+//! connection over the cap, whose request line is peeked for its route.
+//!
+//! Known limit: a partial request head that arrived in the same read as a complete request
+//! before it (pipelined) is bounded by the idle timeout, not the header timeout: hyper holds
+//! those bytes, and this layer sees reads, not what hyper has parsed.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -73,11 +79,18 @@ fn is_transient(e: &io::Error) -> bool {
     )
 }
 
-/// Answers 503 to a connection over the cap, without reading it.
+/// Answers 503 to a connection over the cap in its route's envelope: the request line is
+/// peeked (briefly, without consuming it) to tell the quota route from the bot routes.
 async fn refuse(mut stream: TcpStream, max: usize) {
+    let mut start = [0u8; 64];
+    let seen = tokio::time::timeout(Duration::from_millis(200), stream.peek(&mut start))
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or(0);
     let answer = envelope_answer(
         503,
-        false,
+        targets_quota(start.get(..seen).unwrap_or_default()),
         &format!("the server is serving its maximum of {max} connections; try again shortly"),
     );
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
@@ -103,6 +116,8 @@ struct Clock {
     changed: Notify,
     header_timeout: Duration,
     idle_timeout: Duration,
+    /// The first bytes of the current request head, to tell bot routes from the quota route.
+    head_start: Mutex<Vec<u8>>,
 }
 
 impl Clock {
@@ -155,11 +170,20 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
         changed: Notify::new(),
         header_timeout: config.header_timeout,
         idle_timeout: config.idle_timeout,
+        head_start: Mutex::new(Vec::new()),
     });
+    // A second handle on the socket, to answer 408 once hyper's side is dropped.
+    let spare = stream
+        .into_std()
+        .and_then(|s| Ok((s.try_clone()?, s)))
+        .and_then(|(spare, s)| Ok((spare, TcpStream::from_std(s)?)));
+    let (spare, stream) = match spare {
+        Ok(pair) => pair,
+        Err(_) => return,
+    };
     let io = Timed {
         inner: stream,
         clock: Arc::clone(&clock),
-        head_start: Vec::new(),
         swallowed: Vec::new(),
         out: Vec::new(),
     };
@@ -173,8 +197,40 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
         .serve_connection(TokioIo::new(io), service);
     tokio::select! {
         _ = connection => {}
-        () = clock.expired() => {}
+        () = clock.expired() => {
+            // A request head that did not complete in time answers 408 in its route's
+            // envelope before the close; an idle connection just closes.
+            if clock.phase() == Phase::Head {
+                let quota = targets_quota(&clock.head_start.lock().unwrap_or_else(PoisonError::into_inner));
+                let answer = envelope_answer(
+                    408,
+                    quota,
+                    &format!(
+                        "the request head did not arrive within {} ms",
+                        clock.header_timeout.as_millis()
+                    ),
+                );
+                let _ = tokio::task::spawn_blocking(move || {
+                    use std::io::Write;
+                    let mut spare = spare;
+                    let _ = spare.set_nonblocking(false);
+                    let _ = spare.set_write_timeout(Some(Duration::from_secs(1)));
+                    let _ = spare.write_all(&answer);
+                    let _ = spare.shutdown(std::net::Shutdown::Both);
+                })
+                .await;
+            }
+        }
     }
+}
+
+/// Whether the start of a request (its request line) targets the quota API, whose answers
+/// are `{data, error, message}`.
+fn targets_quota(start: &[u8]) -> bool {
+    String::from_utf8_lossy(start)
+        .split(' ')
+        .nth(1)
+        .is_some_and(|target| target.starts_with("/v3.0/"))
 }
 
 /// The router as a hyper service that marks the connection busy while it runs.
@@ -207,8 +263,6 @@ impl Service<Request<Incoming>> for Tracked {
 struct Timed {
     inner: TcpStream,
     clock: Arc<Clock>,
-    /// The first bytes of the current request head, to tell bot routes from the quota route.
-    head_start: Vec<u8>,
     /// What hyper wrote of its own answer.
     swallowed: Vec<u8>,
     /// The envelope answer still to send in its place.
@@ -217,10 +271,13 @@ struct Timed {
 
 impl Timed {
     fn is_quota(&self) -> bool {
-        let line = String::from_utf8_lossy(&self.head_start);
-        line.split(' ')
-            .nth(1)
-            .is_some_and(|target| target.starts_with("/v3.0/"))
+        targets_quota(
+            &self
+                .clock
+                .head_start
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
     }
 
     fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -250,12 +307,16 @@ impl AsyncRead for Timed {
         if let Poll::Ready(Ok(())) = polled {
             let got = buf.filled().get(before..).unwrap_or_default();
             if !got.is_empty() {
+                let mut head_start = this
+                    .clock
+                    .head_start
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
                 if this.clock.on_bytes() {
-                    this.head_start.clear();
+                    head_start.clear();
                 }
-                let room = 64usize.saturating_sub(this.head_start.len());
-                this.head_start
-                    .extend_from_slice(got.get(..room.min(got.len())).unwrap_or_default());
+                let room = 64usize.saturating_sub(head_start.len());
+                head_start.extend_from_slice(got.get(..room.min(got.len())).unwrap_or_default());
             }
         }
         polled
@@ -269,10 +330,11 @@ impl AsyncWrite for Timed {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        // hyper's own answer: written while a request head is being read, when no answer of
-        // the router is still being flushed.
+        // hyper's own answer: a status line written while the router runs no request (so
+        // not a 100 Continue) and owes no answer still being flushed. The next request may
+        // have arrived with the previous one (pipelined), so the phase may still be idle.
         let hyper_answer = !this.swallowed.is_empty()
-            || (this.clock.phase() == Phase::Head
+            || (this.clock.phase() != Phase::Busy
                 && !this.clock.owed.load(Ordering::SeqCst)
                 && buf.starts_with(b"HTTP/"));
         if !hyper_answer {
