@@ -195,32 +195,37 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
         .max_buf_size(MAX_HEAD)
         .keep_alive(true)
         .serve_connection(TokioIo::new(io), service);
-    tokio::select! {
-        _ = connection => {}
-        () = clock.expired() => {
-            // A request head that did not complete in time answers 408 in its route's
-            // envelope before the close; an idle connection just closes.
-            if clock.phase() == Phase::Head {
-                let quota = targets_quota(&clock.head_start.lock().unwrap_or_else(PoisonError::into_inner));
-                let answer = envelope_answer(
-                    408,
-                    quota,
-                    &format!(
-                        "the request head did not arrive within {} ms",
-                        clock.header_timeout.as_millis()
-                    ),
-                );
-                let _ = tokio::task::spawn_blocking(move || {
-                    use std::io::Write;
-                    let mut spare = spare;
-                    let _ = spare.set_nonblocking(false);
-                    let _ = spare.set_write_timeout(Some(Duration::from_secs(1)));
-                    let _ = spare.write_all(&answer);
-                    let _ = spare.shutdown(std::net::Shutdown::Both);
-                })
-                .await;
-            }
-        }
+    let timed_out = tokio::select! {
+        _ = connection => false,
+        // a head too slow, or an idle connection
+        () = clock.expired() => clock.phase() == Phase::Head,
+    };
+    // A request head that did not complete in time answers 408 in its route's envelope
+    // before the close; an idle connection just closes.
+    if timed_out {
+        let quota = targets_quota(
+            &clock
+                .head_start
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let answer = envelope_answer(
+            408,
+            quota,
+            &format!(
+                "the request head did not arrive within {} ms",
+                clock.header_timeout.as_millis()
+            ),
+        );
+        let _ = tokio::task::spawn_blocking(move || {
+            use std::io::Write;
+            let mut spare = spare;
+            let _ = spare.set_nonblocking(false);
+            let _ = spare.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = spare.write_all(&answer);
+            let _ = spare.shutdown(std::net::Shutdown::Both);
+        })
+        .await;
     }
 }
 
