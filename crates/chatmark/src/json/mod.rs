@@ -164,7 +164,11 @@ mod tests {
             (r#""\\ud800""#, "\\ud800"),
             (r#""\ud83d\ude00""#, "😀"),
         ] {
-            assert_eq!(json_from_str_lossy::<Value>(input).unwrap(), want, "{input}");
+            assert_eq!(
+                json_from_str_lossy::<Value>(input).unwrap(),
+                want,
+                "{input}"
+            );
         }
     }
 }
