@@ -661,41 +661,55 @@ async fn quota_group_filters_and_token() {
 /// built (`--test server`), the binary is missing and the check says so and passes.
 #[test]
 fn example_binary_prints_its_address_first() {
-    use std::io::{BufRead, BufReader, Read, Write};
-
-    let Some(exe) = std::env::current_exe()
-        .ok()
-        .and_then(|p| Some(p.parent()?.parent()?.join("examples").join("server")))
-        .filter(|p| p.exists())
-    else {
+    let Some((_server, addr)) = serve_example(":memory:") else {
         eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
         return;
     };
-    /// Stops the server however the test ends.
-    struct KillOnDrop(std::process::Child);
-    impl Drop for KillOnDrop {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
+    assert!(addr.ip().is_loopback() && addr.port() != 0, "{addr}");
+    let answer = post_blocking(
+        addr,
+        r#"{"chat_id":"c","text":"*hi*","parse_mode":"markdown"}"#,
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // the id is a string on the wire (issue 20 item 10)
+    assert!(answer.contains(r#""message_id":"1""#), "{answer}");
+}
+
+/// Stops a server process however the test ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
+}
+
+/// Starts the example binary on `db` (a free port, no test settings) and reads the address
+/// it prints first; `None` when the binary was not built.
+fn serve_example(db: &str) -> Option<(KillOnDrop, SocketAddr)> {
+    use std::io::{BufRead, BufReader};
     let mut child = KillOnDrop(
-        std::process::Command::new(exe)
+        std::process::Command::new(example_exe()?)
             .arg("0")
             .env_remove("CHATMARK_ALLOW_LOOPBACK")
             .env_remove("CHATMARK_BOT_TOKENS")
-            .env("CHATMARK_API_DB", ":memory:")
+            .env("CHATMARK_API_DB", db)
             .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap(),
     );
     let mut first = String::new();
-    let stdout = child.0.stdout.take().unwrap();
-    BufReader::new(stdout).read_line(&mut first).unwrap();
-    let addr: SocketAddr = first.trim().parse().unwrap();
-    assert!(addr.ip().is_loopback() && addr.port() != 0, "{first}");
+    BufReader::new(child.0.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    Some((child, first.trim().parse().unwrap()))
+}
 
-    let body = r#"{"chat_id":"c","text":"*hi*","parse_mode":"markdown"}"#;
+/// One sendMessage `body` to `addr` over a blocking socket: the whole answer.
+fn post_blocking(addr: SocketAddr, body: &str) -> String {
+    use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(DEADLINE)).unwrap();
     write!(
@@ -706,9 +720,7 @@ fn example_binary_prints_its_address_first() {
     .unwrap();
     let mut answer = String::new();
     s.read_to_string(&mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    // the id is a string on the wire (issue 20 item 10)
-    assert!(answer.contains(r#""message_id":"1""#), "{answer}");
+    answer
 }
 
 /// A sendMessage answer's id: a string of digits on the wire.
@@ -847,6 +859,18 @@ async fn connections_are_capped() {
     let (status, head, v) = raw(addr, b"POST /bot1:a/sendMessage HTTP/1.1\r\n\r\n").await;
     assert!(head.contains("content-type: application/json"), "{head}");
     assert_eq!((status, v["errorCode"].clone()), (503, json!(503)), "{v}");
+    // issue 20 item 5: on the quota route, the quota envelope
+    let (status, head, v) = raw(
+        addr,
+        b"POST /v3.0/oa/quota/group HTTP/1.1\r\nHost: t\r\n\r\n",
+    )
+    .await;
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!(
+        (status, v["error"].clone(), v["data"].clone()),
+        (503, json!(503), json!([])),
+        "{v}"
+    );
     drop(held);
     let body = r#"{"chat_id":1,"text":"hi"}"#;
     let mut served = false;
@@ -1453,35 +1477,12 @@ async fn the_demo_quota_token_is_revoked_by_real_ones() {
 /// a clear message, and the first keeps serving.
 #[test]
 fn a_second_process_on_one_sqlite_file_refuses_to_start() {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let Some(exe) = example_exe() else {
+    let db = temp_path("two-processes.sqlite3");
+    let db = db.to_string_lossy().into_owned();
+    let Some((_first, addr)) = serve_example(&db) else {
         eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
         return;
     };
-    let db = temp_path("two-processes.sqlite3");
-    let db = db.to_string_lossy().into_owned();
-    struct KillOnDrop(std::process::Child);
-    impl Drop for KillOnDrop {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut first = KillOnDrop(
-        std::process::Command::new(&exe)
-            .arg("0")
-            .env("CHATMARK_API_DB", &db)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut line = String::new();
-    BufReader::new(first.0.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr: SocketAddr = line.trim().parse().unwrap();
-
     let (code, stdout, stderr) = start_example_expecting_exit(&[("CHATMARK_API_DB", &db)]).unwrap();
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(stdout, "");
@@ -1489,18 +1490,7 @@ fn a_second_process_on_one_sqlite_file_refuses_to_start() {
         stderr.contains("in use by another server process"),
         "{stderr}"
     );
-
-    let body = r#"{"chat_id":"c","text":"hi"}"#;
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(DEADLINE)).unwrap();
-    write!(
-        s,
-        "POST /botT/sendMessage HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    s.read_to_string(&mut answer).unwrap();
+    let answer = post_blocking(addr, r#"{"chat_id":"c","text":"hi"}"#);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
@@ -1620,10 +1610,9 @@ async fn transfer_codings_other_than_chunked_are_refused() {
     assert_eq!(status, 200, "{v}");
 }
 
-/// Issue 20 item 5: every error is the route's envelope, also where hyper or the accept loop
-/// answers before a route runs: a malformed request pipelined behind a valid one, the 503
-/// over the connection cap on the quota route, and a request head that times out (408) on
-/// the quota route.
+/// Issue 20 item 5: every error is the route's envelope, also where hyper answers before a
+/// route runs: a malformed request pipelined behind a valid one, and a request head that
+/// times out (408) on the quota route. (The 503 over the cap: `connections_are_capped`.)
 #[tokio::test]
 async fn early_answers_are_the_routes_envelope() {
     let addr = start(short_timeouts()).await;
@@ -1667,31 +1656,4 @@ async fn early_answers_are_the_routes_envelope() {
         (json!(408), json!([])),
         "{v}"
     );
-
-    // over the cap, on the quota route: 503 in the quota envelope (a server whose held
-    // connections do not time out meanwhile)
-    let addr = start(app::Config {
-        max_connections: 2,
-        ..config(5)
-    })
-    .await;
-    let mut held = Vec::new();
-    for _ in 0..2 {
-        let mut h = TcpStream::connect(addr).await.unwrap();
-        h.write_all(b"P").await.unwrap();
-        held.push(h);
-    }
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let (status, head, v) = raw(
-        addr,
-        b"POST /v3.0/oa/quota/group HTTP/1.1\r\nHost: t\r\n\r\n",
-    )
-    .await;
-    assert!(head.contains("content-type: application/json"), "{head}");
-    assert_eq!(
-        (status, v["error"].clone(), v["data"].clone()),
-        (503, json!(503), json!([])),
-        "{v}"
-    );
-    drop(held);
 }
