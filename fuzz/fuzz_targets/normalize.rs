@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let text = String::from_utf8_lossy(text);
     let json = String::from_utf8_lossy(json);
-    let Ok(styles) = chatmark::json_from_str_lossy(&json) else {
+    let Ok(styles) = chatmark::json_from_str_lossy::<serde_json::Value>(&json) else {
         return;
     };
     let limits = chatmark::Limits { max_text_styles: 0, ..Default::default() };

@@ -10,7 +10,7 @@ mod json_oracle;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let oracle = chatmark::json_from_str_lossy(&text).ok();
+    let oracle = chatmark::json_from_str_lossy::<serde_json::Value>(&text).ok();
     let limits = Limits::default();
     for check_chat_id in [false, true] {
         let got = resolve_json(&text, &limits, check_chat_id);
