@@ -1657,3 +1657,64 @@ async fn early_answers_are_the_routes_envelope() {
         "{v}"
     );
 }
+
+/// Issue 20 item 6: a partial request head that arrived pipelined behind a complete request
+/// is bounded by the header timeout (300 ms here, then 408 in the envelope), not the idle
+/// timeout (raised to 30 s).
+#[tokio::test]
+async fn a_pipelined_partial_head_is_bounded_by_the_header_timeout() {
+    let addr = start(app::Config {
+        idle_timeout: Duration::from_secs(30),
+        ..short_timeouts()
+    })
+    .await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    let complete = format!(
+        "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let started = std::time::Instant::now();
+    s.write_all(format!("{complete}POST /bot1:a/sendMessage HTTP/1.1\r\nHost:").as_bytes())
+        .await
+        .unwrap();
+    let answer = read_until_closed(&mut s).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "closed after {:?}",
+        started.elapsed()
+    );
+    assert_eq!(answer.matches("HTTP/1.1 200 OK").count(), 1, "{answer}");
+    let late = answer
+        .find("HTTP/1.1 408")
+        .and_then(|at| answer.get(at..))
+        .unwrap_or_default();
+    let (_, envelope) = late.split_once("\r\n\r\n").unwrap_or_default();
+    let v: Value = serde_json::from_str(envelope).unwrap_or(Value::Null);
+    assert_eq!(v["errorCode"], json!(408), "{answer}");
+    // a keep-alive connection with nothing pipelined still waits the idle timeout
+    let mut kept = TcpStream::connect(addr).await.unwrap();
+    let mut seen = String::new();
+    let answers = |want: usize, seen: &mut String, buf: Vec<u8>| {
+        seen.push_str(&String::from_utf8_lossy(&buf));
+        seen.matches(r#""ok":true"#).count() >= want
+    };
+    for round in 1..=2 {
+        if round == 2 {
+            tokio::time::sleep(Duration::from_millis(900)).await; // past the header timeout
+        }
+        kept.write_all(complete.as_bytes()).await.unwrap();
+        loop {
+            let mut buf = vec![0u8; 4096];
+            let n = tokio::time::timeout(DEADLINE, kept.read(&mut buf))
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(n > 0, "closed after {round} request(s): {seen}");
+            buf.truncate(n);
+            if answers(round, &mut seen, buf) {
+                break;
+            }
+        }
+    }
+}

@@ -11,10 +11,9 @@
 //! malformed request line, also one pipelined behind a valid request) get hyper's automatic
 //! answer, which is rewritten here into the route's JSON envelope; so is the 503 of a
 //! connection over the cap, whose request line is peeked for its route.
-//!
-//! Known limit: a partial request head that arrived in the same read as a complete request
-//! before it (pipelined) is bounded by the idle timeout, not the header timeout: hyper holds
-//! those bytes, and this layer sees reads, not what hyper has parsed.
+//! A request head that arrived pipelined behind the request before it is a head too: the
+//! layer follows the requests' framing in the bytes it reads ([`Framing`]), so that when the
+//! router answers with more bytes read than that request held, the header timeout runs.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -118,6 +117,58 @@ struct Clock {
     idle_timeout: Duration,
     /// The first bytes of the current request head, to tell bot routes from the quota route.
     head_start: Mutex<Vec<u8>>,
+    /// Where requests begin and end in the bytes read, to see a pipelined head (below).
+    framing: Mutex<Framing>,
+}
+
+/// The request framing this layer can see in the bytes it reads: how many were read, where
+/// each request head ended (`\r\n\r\n`: a valid JSON body holds no raw CR or LF), and where
+/// the request being served began. When the router answers a request whose end is known
+/// (its head's end plus its `Content-Length`) and more bytes than that were read, the next
+/// request's head has begun (pipelined): its clock is the header timeout, not the idle one.
+#[derive(Default)]
+struct Framing {
+    read: u64,
+    /// The last three bytes read, to find a `\r\n\r\n` split across reads.
+    tail: u32,
+    /// Offsets just past recent head ends, oldest first (a few: pipelining is shallow).
+    head_ends: std::collections::VecDeque<u64>,
+    /// Where the request being served began.
+    request_start: u64,
+}
+
+impl Framing {
+    fn on_read(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.read += 1;
+            self.tail = (self.tail << 8) | u32::from(b);
+            if self.tail == u32::from_be_bytes(*b"\r\n\r\n") {
+                if self.head_ends.len() == 16 {
+                    self.head_ends.pop_front();
+                }
+                self.head_ends.push_back(self.read);
+            }
+        }
+    }
+
+    /// The request just served had a body of `body` bytes (`None`: unknown, chunked): whether
+    /// bytes of the next request were read already. The next request begins where it ended.
+    fn next_begun(&mut self, body: Option<u64>) -> bool {
+        let start = self.request_start;
+        let head_end = self.head_ends.iter().copied().find(|&e| e > start);
+        match head_end.zip(body).map(|(head_end, body)| head_end + body) {
+            Some(end) => {
+                self.request_start = end;
+                self.read > end
+            }
+            // framing unknown (a chunked body): take the next request to begin after what
+            // was read, so that a later one is framed right (this one is not bounded)
+            None => {
+                self.request_start = self.read;
+                false
+            }
+        }
+    }
 }
 
 impl Clock {
@@ -171,6 +222,7 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
         header_timeout: config.header_timeout,
         idle_timeout: config.idle_timeout,
         head_start: Mutex::new(Vec::new()),
+        framing: Mutex::new(Framing::default()),
     });
     // A second handle on the socket, to answer 408 once hyper's side is dropped.
     let spare = stream
@@ -251,12 +303,33 @@ impl Service<Request<Incoming>> for Tracked {
 
     fn call(&self, req: Request<Incoming>) -> Self::Future {
         self.clock.set(Phase::Busy, Duration::ZERO);
+        // the body's length on the wire, when the head says it (not for chunked bodies)
+        let headers = req.headers();
+        let body = if headers.contains_key(axum::http::header::TRANSFER_ENCODING) {
+            None
+        } else {
+            headers
+                .get(axum::http::header::CONTENT_LENGTH)
+                .map_or(Some(0), |v| {
+                    v.to_str().ok().and_then(|v| v.trim().parse().ok())
+                })
+        };
         let answer = self.inner.call(req);
         let clock = Arc::clone(&self.clock);
         Box::pin(async move {
             let answer = answer.await;
             clock.owed.store(true, Ordering::SeqCst);
-            clock.set(Phase::Idle, clock.idle_timeout);
+            let next_begun = clock
+                .framing
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .next_begun(body);
+            // a next head already read (pipelined) is a head: the header timeout bounds it
+            if next_begun {
+                clock.set(Phase::Head, clock.header_timeout);
+            } else {
+                clock.set(Phase::Idle, clock.idle_timeout);
+            }
             answer
         })
     }
@@ -312,6 +385,11 @@ impl AsyncRead for Timed {
         if let Poll::Ready(Ok(())) = polled {
             let got = buf.filled().get(before..).unwrap_or_default();
             if !got.is_empty() {
+                this.clock
+                    .framing
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .on_read(got);
                 let mut head_start = this
                     .clock
                     .head_start
