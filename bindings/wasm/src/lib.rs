@@ -2,9 +2,9 @@
 //!
 //! Nothing crosses the boundary as JSON, and no string is marshalled by wasm-bindgen: every
 //! export takes and returns numbers. Inputs are written by the JS wrapper (`js/engine.js`)
-//! straight into three buffers owned here: UTF-16 units (markdown text, copied from the JS
-//! string as it is, read by the engine's UTF-16 parser with no transcoding and no UTF-8
-//! validation), bytes (other UTF-8 text, `TextEncoder.encodeInto`) and numbers (`f64`: the
+//! straight into three buffers owned here: UTF-16 units (markdown and HTML text, copied
+//! from the JS string as it is, read by the engine's UTF-16 parsers with no transcoding and
+//! no UTF-8 validation), bytes (other UTF-8 text, `TextEncoder.encodeInto`) and numbers (`f64`: the
 //! fields of client runs). Results are left in two output buffers, `u32` words (runs as
 //! `(start, len, code mask)` triples, string slices as `(offset, len)`) and UTF-16 units
 //! (the text and messages), which the wrapper reads through typed-array views over wasm
@@ -204,7 +204,7 @@ fn input_str(bytes: &[u8], from: usize, len: usize) -> &str {
 
 /// Parses the first `len` input units with one of the engine's UTF-16 parsers, which writes
 /// the text straight into the output units (`into`, reusing the output buffers), or with
-/// `with_diagnostics`: the words are as [`parse`] leaves them, "unchanged" meaning the input
+/// `with_diagnostics`: the words are as [`put_formatted`] leaves them, "unchanged" meaning the input
 /// exactly (it had no lone surrogate to replace, L2). Plain text needs no engine: the
 /// wrapper answers it.
 fn parse_units(
@@ -248,7 +248,7 @@ fn parse_units(
 }
 
 /// Parses the first `len` input units in markdown mode (spec section 2) with the engine's
-/// UTF-16 parser (see [`parse_units`]). Always [`OK`].
+/// UTF-16 parser (see `parse_units`). Always [`OK`].
 #[wasm_bindgen]
 pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
     parse_units(
@@ -260,7 +260,7 @@ pub fn parse_markdown(len: u32, diagnostics: bool) -> u32 {
 }
 
 /// Parses the first `len` input units in HTML mode (spec section 3) with the engine's
-/// UTF-16 parser (see [`parse_units`]). Always [`OK`]; only in the build with HTML mode.
+/// UTF-16 parser (see `parse_units`). Always [`OK`]; only in the build with HTML mode.
 #[cfg(feature = "html")]
 #[wasm_bindgen]
 pub fn parse_html(len: u32, diagnostics: bool) -> u32 {
@@ -404,7 +404,7 @@ fn limit(v: f64, default: usize) -> usize {
 /// read from the JSON value: `chat_ok` whether `chat_id` is a non-empty string or an integer;
 /// `text` (tag, the first `text_len` input bytes), `parse_mode` (tag, the next `mode_len`
 /// bytes), `text_styles` (tag, `n_runs` runs as [`normalize`] reads them). The limits are
-/// negative for the defaults. [`OK`] with the result (as [`parse`] leaves it, "unchanged"
+/// negative for the defaults. [`OK`] with the result (as `put_formatted` leaves it, "unchanged"
 /// meaning the input text), [`ERROR`] with the error, or [`UNSUPPORTED`].
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen]

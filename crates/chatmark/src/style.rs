@@ -570,7 +570,7 @@ impl serde::Serialize for StyleSet {
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for StyleSet {
     /// Reads a canonical `st` array strictly: unknown codes are an error here (use
-    /// [`crate::normalize`] for lenient client input).
+    /// [`crate::normalize()`] for lenient client input).
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let codes = <Vec<String>>::deserialize(deserializer)?;
         codes

@@ -106,12 +106,12 @@ impl<'a> Utf16Cursor<'a> {
     }
 }
 
-/// A byte range `start..end` of a text.
+/// A range `start..end` of a source's code units (bytes of UTF-8, units of UTF-16).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Span {
-    /// First byte.
+    /// First unit.
     pub start: usize,
-    /// One past the last byte.
+    /// One past the last unit.
     pub end: usize,
 }
 
@@ -120,7 +120,7 @@ impl Span {
         Span { start, end }
     }
 
-    /// Length in bytes (0 for a reversed span).
+    /// Length in units (0 for a reversed span).
     pub(crate) const fn len(self) -> usize {
         self.end.saturating_sub(self.start)
     }

@@ -1,8 +1,11 @@
-//! The internal HTML token stream (H1): what both tokenizers (our own and html5ever's)
-//! produce and what the HTML-mode semantics read. Comments, doctypes and processing
+//! The HTML token stream (H1): what both tokenizers (our own and html5ever's) produce and
+//! what the HTML-mode semantics read; public, so that tests and tools can compare the two
+//! tokenizers. Comments, doctypes and processing
 //! instructions produce nothing; newlines are already preprocessed (`\r\n`, `\r` → `\n`).
 
-/// One attribute of a start tag, name ASCII-lowercased, value with references decoded.
+/// One attribute of a start tag, name ASCII-lowercased, value with references decoded (by
+/// the public tokenizer; HTML mode's lean reading decodes only the values it uses, `style`
+/// and `color`, and leaves the others empty).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Attribute {
     /// The attribute name, ASCII-lowercased.
@@ -11,8 +14,9 @@ pub struct Attribute {
     pub value: String,
 }
 
-/// A start tag as the tokenizer read it. Duplicate attributes are already dropped (the
-/// first one wins, as WHATWG says).
+/// A start tag as the tokenizer read it. The public tokenizer drops duplicate attributes (the
+/// first one wins, as WHATWG says); HTML mode's lean reading keeps them and its semantics
+/// read the first of a name.
 #[derive(Clone, Copy, Debug)]
 pub struct StartTag<'t> {
     /// The tag name, ASCII-lowercased (NUL replaced by U+FFFD).
@@ -21,7 +25,8 @@ pub struct StartTag<'t> {
     pub attrs: &'t [Attribute],
     /// Whether the tag ended with `/>`.
     pub self_closing: bool,
-    /// Byte range of the whole tag in the input (for diagnostics).
+    /// Range of the whole tag in the input, in its code units (bytes of UTF-8, units of
+    /// UTF-16), for diagnostics.
     pub span: (usize, usize),
 }
 
@@ -35,6 +40,6 @@ pub trait TokenSink {
     fn char_ref(&mut self, text: &str);
     /// A start tag.
     fn start_tag(&mut self, tag: &StartTag<'_>);
-    /// An end tag, name ASCII-lowercased; `span` is its byte range in the input.
+    /// An end tag, name ASCII-lowercased; `span` is its range in the input's code units.
     fn end_tag(&mut self, name: &str, span: (usize, usize));
 }

@@ -114,7 +114,7 @@ pub(crate) fn read_runs(json: &str, max_runs: usize) -> serde_json::Result<Optio
     })
 }
 
-/// Client runs read from JSON, to be handed to [`crate::normalize`] through [`RunList::raw`].
+/// Client runs read from JSON, to be handed to [`crate::normalize()`] through [`RunList::raw`].
 #[derive(Debug)]
 pub(crate) struct RunList<'a>(Vec<Run<'a>>);
 
