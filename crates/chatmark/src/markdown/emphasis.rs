@@ -13,7 +13,7 @@ use crate::sort::sat32;
 /// One opener candidate on the stack.
 #[derive(Clone, Copy, Debug)]
 struct Opener {
-    /// Ordinal of its run in the region.
+    /// Index of its run's mark in the message's [`Marks`] (where its events are recorded).
     run: u32,
     /// Delimiters not yet used.
     count: u32,

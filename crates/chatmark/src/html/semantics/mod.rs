@@ -27,9 +27,9 @@
 //! amortised O(1) per token and per byte. All the working buffers live in a per-thread
 //! [`Scratch`] reused across messages (trimmed after a large one), and the result is sized
 //! once from a count of `<` and `\n`, so a message costs its text and its runs and,
-//! rarely, one growth of the runs. Diagnostics are collected only when asked for, and at
-//! most [`MAX_DIAGNOSTICS`] of each kind are kept (the first ones by position are all
-//! `to_diagnostics` reports).
+//! rarely, one growth of the runs. Diagnostics are collected only when asked for: at most
+//! [`MAX_DIAGNOSTICS`] found while reading, and as many elements left unclosed at the end
+//! (the first ones by position are all `to_diagnostics` reports).
 //!
 //! # Readings where the spec leaves room
 //!
