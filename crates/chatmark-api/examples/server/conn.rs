@@ -122,8 +122,9 @@ struct Clock {
 }
 
 /// The request framing this layer can see in the bytes it reads: how many were read, where
-/// each request head ended (`\r\n\r\n`: a valid JSON body holds no raw CR or LF), and where
-/// the request being served began. When the router answers a request whose end is known
+/// each request head ended (`\r\n\r\n`; one in a body's JSON whitespace is recorded too,
+/// but it lies before that request's end, so it is never taken for the next head's end),
+/// and where the request being served began. When the router answers a request whose end is known
 /// (its head's end plus its `Content-Length`) and more bytes than that were read, the next
 /// request's head has begun (pipelined): its clock is the header timeout, not the idle one.
 #[derive(Default)]
