@@ -483,7 +483,6 @@ export class ChatmarkComposer extends HTMLElement {
     } else if (key === 'Tab' && !mod && !event.altKey && event.target === this._editor && this._inList()) {
       // in a list, Tab and Shift+Tab move the items a level in and out (elsewhere Tab leaves)
       event.preventDefault();
-      this._syncSelection();
       this._applyLineTool(event.shiftKey ? 'out' : 'in');
     } else if (mod && !event.altKey && (event.target === this._editor || at >= 0)) {
       // shortcuts work from the toolbar too, on the editor's selection
@@ -498,7 +497,7 @@ export class ChatmarkComposer extends HTMLElement {
     }
   }
 
-  /** Whether the selection starts on a list item's line. */
+  /** Whether the selection (read from the DOM first) starts on a list item's line. */
   _inList() {
     this._syncSelection();
     const [start] = this._selection;
