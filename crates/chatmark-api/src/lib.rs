@@ -2,7 +2,8 @@
 //! `sendMessage` (resolved through chatmark, spec section 5), `testWebhook` with its outcome
 //! codes and the blocked-target guard, the group quota query, and the [`store::Store`] trait
 //! over a server's state. The library does no networking and no database access;
-//! `examples/server` shows the types behind an HTTP server with SQLite storage.
+//! `examples/server` shows the types behind an HTTP server storing its state in SQLite (one
+//! process) or PostgreSQL (several instances); see the crate's README.
 //!
 //! ```
 //! use chatmark_api::{Envelope, SendMessageResult};

@@ -2,10 +2,10 @@
 //! day, sent messages, quota assets and the access tokens that may query them — behind one
 //! small trait, so that the storage can be replaced without touching the HTTP handlers.
 //!
-//! The example server stores it in SQLite (`examples/server/sqlite.rs`); several server
-//! instances behind a load balancer would share one database server (PostgreSQL, say)
-//! through another implementation of [`Store`]. [`MemoryStore`] keeps it in memory (tests,
-//! and the reference for what each method must do).
+//! The example server stores it in SQLite (`examples/server/sqlite.rs`, one process) or in
+//! PostgreSQL (`examples/server/postgres.rs`, shared by several instances behind a load
+//! balancer). [`MemoryStore`] keeps it in memory (tests, and the reference for what each
+//! method must do); `tests/store_contract.rs` runs one behaviour suite on all three.
 //!
 //! ```
 //! use chatmark_api::store::{MemoryStore, Store};
@@ -70,7 +70,8 @@ pub struct NewMessage {
 }
 
 /// Storage of a Bot API server's state. Methods block; they are meant to be quick (a local
-/// database, or a connection pool to a shared one).
+/// database, or a connection pool to a shared one), and an async server calls them on a
+/// blocking thread (the example server uses `tokio::task::spawn_blocking`).
 ///
 /// # Examples
 ///

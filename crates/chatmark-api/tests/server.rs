@@ -9,11 +9,19 @@ mod app;
 #[path = "../examples/server/conn.rs"]
 mod conn;
 #[allow(dead_code)]
+#[path = "../examples/server/postgres.rs"]
+mod postgres;
+#[allow(dead_code)]
 #[path = "../examples/server/probe.rs"]
 mod probe;
 #[allow(dead_code)]
+#[path = "../examples/server/seed.rs"]
+mod seed;
+#[allow(dead_code)]
 #[path = "../examples/server/sqlite.rs"]
 mod sqlite;
+#[allow(dead_code)]
+mod support;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -23,7 +31,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-const DEADLINE: Duration = Duration::from_secs(20);
+use support::{example_exe, message_id, post, serve_example_with, temp_path, webhook, DEADLINE};
 
 fn config(daily_limit: u32) -> app::Config {
     app::Config {
@@ -43,38 +51,11 @@ async fn start(config: app::Config) -> SocketAddr {
 async fn start_server(config: app::Config) -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let (router, _notes) = app::build(&config).unwrap();
+    let (router, _notes) = app::build(&config).await.unwrap();
     let task = tokio::spawn(async move {
         let _ = conn::serve(listener, router, config).await;
     });
     (addr, task)
-}
-
-/// POSTs `body` with extra headers; answers the status and the JSON body.
-async fn post(addr: SocketAddr, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, Value) {
-    let exchange = async {
-        let mut s = TcpStream::connect(addr).await.unwrap();
-        let mut req = format!(
-            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-            body.len()
-        );
-        for (k, v) in headers {
-            req.push_str(&format!("{k}: {v}\r\n"));
-        }
-        req.push_str("\r\n");
-        req.push_str(body);
-        s.write_all(req.as_bytes()).await.unwrap();
-        let mut out = Vec::new();
-        s.read_to_end(&mut out).await.unwrap();
-        out
-    };
-    let out = tokio::time::timeout(DEADLINE, exchange)
-        .await
-        .expect("server answered in time");
-    let text = String::from_utf8(out).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
 /// Sends `request` as written and reads the answer until the server closes: the status, the
@@ -100,31 +81,6 @@ async fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String, Value) {
         .unwrap_or(0);
     let body = serde_json::from_str(body).unwrap_or(Value::Null);
     (status, head.to_ascii_lowercase(), body)
-}
-
-/// A webhook answering every request with `status_line` (e.g. `302 Found`).
-async fn webhook(status_line: &'static str, extra: &'static str) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((mut s, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 512];
-                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut chunk).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                    }
-                }
-                let answer = format!(
-                    "HTTP/1.1 {status_line}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n"
-                );
-                let _ = s.write_all(answer.as_bytes()).await;
-            });
-        }
-    });
-    format!("http://{addr}/hook")
 }
 
 /// A webhook answering every request with exactly the bytes of `answer`, then closing.
@@ -496,7 +452,7 @@ async fn non_object_bodies_are_refused() {
         "{v}"
     );
 
-    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
+    let token = [("access_token", seed::DEMO_ACCESS_TOKEN)];
     let (status, v) = post(addr, "/v3.0/oa/quota/group", &token, r#"["APP"]"#).await;
     assert_eq!(status, 400, "{v}");
     assert_eq!(
@@ -585,7 +541,7 @@ async fn test_webhook_daily_limit() {
 async fn quota_group_filters_and_token() {
     let addr = start(config(5)).await;
     let path = "/v3.0/oa/quota/group";
-    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
+    let token = [("access_token", seed::DEMO_ACCESS_TOKEN)];
     let ids = |v: &Value| -> Vec<String> {
         let r: QuotaResponse = serde_json::from_value(v.clone()).unwrap();
         assert_eq!(r.error, 0);
@@ -675,36 +631,10 @@ fn example_binary_prints_its_address_first() {
     assert!(answer.contains(r#""message_id":"1""#), "{answer}");
 }
 
-/// Stops a server process however the test ends.
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts the example binary on `db` (a free port, no test settings) and reads the address
-/// it prints first; `None` when the binary was not built.
-fn serve_example(db: &str) -> Option<(KillOnDrop, SocketAddr)> {
-    use std::io::{BufRead, BufReader};
-    let mut child = KillOnDrop(
-        std::process::Command::new(example_exe()?)
-            .arg("0")
-            .env_remove("CHATMARK_ALLOW_LOOPBACK")
-            .env_remove("CHATMARK_BOT_TOKENS")
-            .env("CHATMARK_API_DB", db)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut first = String::new();
-    BufReader::new(child.0.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    Some((child, first.trim().parse().unwrap()))
+/// Starts the example binary on `db` (a free port, no test settings); `None` when the
+/// binary was not built.
+fn serve_example(db: &str) -> Option<(support::KillOnDrop, SocketAddr)> {
+    serve_example_with(&[("CHATMARK_API_DB", db)])
 }
 
 /// One sendMessage `body` to `addr` over a blocking socket: the whole answer.
@@ -723,12 +653,6 @@ fn post_blocking(addr: SocketAddr, body: &str) -> String {
     answer
 }
 
-/// A sendMessage answer's id: a string of digits on the wire.
-fn message_id(v: &Value) -> u64 {
-    v["result"]["message_id"].as_str().unwrap().parse().unwrap()
-}
-
-/// Settings with short connection timeouts, for the timeout tests.
 fn short_timeouts() -> app::Config {
     app::Config {
         header_timeout: Duration::from_millis(300),
@@ -1013,18 +937,6 @@ async fn load_5000_send_message_at_concurrency_32() {
     assert_eq!((answered, ids.len()), (TOTAL, TOTAL));
 }
 
-/// A fresh path in the temporary directory for this test process (removed first, with the
-/// SQLite side files).
-fn temp_path(name: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("chatmark-api-{}-{name}", std::process::id()));
-    for suffix in ["", "-wal", "-shm"] {
-        let mut p = path.clone().into_os_string();
-        p.push(suffix);
-        let _ = std::fs::remove_file(p);
-    }
-    path
-}
-
 /// Issue 16: state survives a restart on the same database file: the webhook is still set,
 /// the daily testWebhook count still counts, and message ids keep increasing.
 #[tokio::test]
@@ -1154,7 +1066,7 @@ async fn unknown_tokens_answer_401() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["data"][0]["asset_id"], "seeded-1");
     // Configured tokens replace the demo token, which an empty token table would get.
-    for token in ["wrong", sqlite::DEMO_ACCESS_TOKEN] {
+    for token in ["wrong", seed::DEMO_ACCESS_TOKEN] {
         let (status, v) = post(addr, path, &[("access_token", token)], req).await;
         assert_eq!(status, 401, "{v}");
         assert_eq!(
@@ -1326,7 +1238,10 @@ async fn https_webhooks_are_probed_over_tls() {
 /// Bad settings fail the start with a clear message instead of serving half-configured.
 #[test]
 fn bad_settings_are_refused_at_start() {
-    let fails = |cfg: app::Config| match app::build(&cfg) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let fails = |cfg: app::Config| match runtime.block_on(app::build(&cfg)) {
         Ok(_) => panic!("started with {cfg:?}"),
         Err(e) => e,
     };
@@ -1368,14 +1283,6 @@ fn bad_settings_are_refused_at_start() {
         ..config(5)
     });
     assert!(e.contains("schema version 99 is newer"), "{e}");
-}
-
-/// The example binary, when `cargo test` built it beside the test binaries.
-fn example_exe() -> Option<std::path::PathBuf> {
-    std::env::current_exe()
-        .ok()
-        .and_then(|p| Some(p.parent()?.parent()?.join("examples").join("server")))
-        .filter(|p| p.exists())
 }
 
 /// Runs the example binary with `env` (over a clean default environment) until it exits,
@@ -1446,7 +1353,7 @@ async fn the_demo_quota_token_is_revoked_by_real_ones() {
     };
     let path = "/v3.0/oa/quota/group";
     let body = json!({"quota_owner": "OA"}).to_string();
-    let demo = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
+    let demo = [("access_token", seed::DEMO_ACCESS_TOKEN)];
 
     let (addr, server) = start_server(cfg.clone()).await;
     assert_eq!(post(addr, path, &demo, &body).await.0, 200);
@@ -1515,7 +1422,7 @@ async fn deep_ignored_fields_and_repeated_keys_read_alike_on_every_route() {
     let (status, v) = post(addr, "/botdeep:1/sendMessage", &[], &body).await;
     assert_eq!(status, 200, "{v}");
 
-    let token = [("access_token", sqlite::DEMO_ACCESS_TOKEN)];
+    let token = [("access_token", seed::DEMO_ACCESS_TOKEN)];
     let body = format!(r#"{{"quota_owner":"OA","x":{deep}}}"#);
     let (status, v) = post(addr, "/v3.0/oa/quota/group", &token, &body).await;
     assert_eq!(status, 400, "{v}");
@@ -1717,4 +1624,29 @@ async fn a_pipelined_partial_head_is_bounded_by_the_header_timeout() {
             }
         }
     }
+}
+
+/// Issue 25: a PostgreSQL database that cannot be reached stops the start with a message
+/// naming it, without its password, and a URL that does not parse is refused the same way.
+#[test]
+fn an_unreachable_postgres_database_stops_the_start() {
+    let url = "postgres://chatmark:s3cret-pw@127.0.0.1:1/fleetdb?connect_timeout=5";
+    let Some((code, stdout, stderr)) = start_example_expecting_exit(&[("CHATMARK_API_DB", url)])
+    else {
+        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+        return;
+    };
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("PostgreSQL database fleetdb on 127.0.0.1:1"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+    let (code, _, stderr) =
+        start_example_expecting_exit(&[("CHATMARK_API_DB", "postgres://u:s3cret@h:notaport/x")])
+            .unwrap();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("not a usable PostgreSQL URL"), "{stderr}");
+    assert!(!stderr.contains("s3cret"), "{stderr}");
 }

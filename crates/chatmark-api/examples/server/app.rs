@@ -1,6 +1,7 @@
 //! The example server's router, settings and webhook prober, kept apart from `main` so that
 //! the integration tests can include this file and serve the same router on a loopback port.
-//! State lives behind `chatmark_api::store::Store` (SQLite here, see `sqlite.rs`).
+//! State lives behind `chatmark_api::store::Store`: SQLite (`sqlite.rs`) or PostgreSQL
+//! (`postgres.rs`), chosen by `CHATMARK_API_DB`.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -22,7 +23,8 @@ use chatmark_api::{
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 
-use crate::probe::Prober;
+use crate::postgres::{self, PostgresStore};
+use crate::probe::{self, Prober};
 use crate::sqlite::SqliteStore;
 
 /// The server's settings.
@@ -44,7 +46,8 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Connections served at once; more answer 503.
     pub max_connections: usize,
-    /// The SQLite database: a file path, or `:memory:`.
+    /// The database: a `postgres://` (or `postgresql://`) URL, shared by any number of
+    /// server instances; else a SQLite file path (one process), or `:memory:`.
     pub db: String,
     /// A JSON file of quota assets seeding an empty database.
     pub quota_seed: Option<PathBuf>,
@@ -168,22 +171,46 @@ struct AppState {
     prober: Prober,
 }
 
-/// The router over the database of `config` (see [`SqliteStore::open`]) and a prober with
-/// its trusted roots (see [`Prober::new`]); answers it with notes for the operator (what
-/// was seeded, which roots were loaded).
-pub fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
-    let (store, mut notes) = SqliteStore::open(
-        &config.db,
-        config.quota_seed.as_deref(),
-        &config.quota_tokens,
-    )?;
-    let (prober, more) = Prober::new(
-        config.probe_timeout,
-        config.allow_loopback,
-        config.extra_roots.as_deref(),
-    )?;
-    notes.extend(more);
-    Ok((router(config.clone(), Arc::new(store), prober), notes))
+impl AppState {
+    /// Runs `call` on the store on a blocking thread: a store's methods block (a local
+    /// file, or a query on a pooled connection), which must not stall the async workers.
+    async fn store<T: Send + 'static>(
+        &self,
+        call: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || call(store.as_ref()))
+            .await
+            .unwrap_or_else(|e| Err(StoreError::Backend(format!("a store call failed: {e}"))))
+    }
+}
+
+/// The router over the database of `config` (see [`SqliteStore::open`] and
+/// [`PostgresStore::open`]) and a prober with its trusted roots (see [`probe::client_config`]);
+/// answers it with notes for the operator (what was seeded, which roots were loaded).
+pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
+    let (tls, mut notes) = probe::client_config(config.extra_roots.as_deref())?;
+    let store: Arc<dyn Store> = if postgres::is_url(&config.db) {
+        let (store, more) = PostgresStore::open(
+            &config.db,
+            config.quota_seed.as_deref(),
+            &config.quota_tokens,
+            &tls,
+        )
+        .await?;
+        notes.extend(more);
+        Arc::new(store)
+    } else {
+        let (store, more) = SqliteStore::open(
+            &config.db,
+            config.quota_seed.as_deref(),
+            &config.quota_tokens,
+        )?;
+        notes.extend(more);
+        Arc::new(store)
+    };
+    let prober = Prober::with_config(config.probe_timeout, config.allow_loopback, tls);
+    Ok((router(config.clone(), store, prober), notes))
 }
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
@@ -460,7 +487,7 @@ async fn send_message(
         text_styles: serde_json::to_string(&resolved.formatted.text_styles)
             .unwrap_or_else(|_| "[]".to_owned()),
     };
-    match st.store.add_message(&message) {
+    match st.store(move |s| s.add_message(&message)).await {
         Ok(message_id) => reply(Envelope::success(SendMessageResult { message_id, date })),
         Err(e) => store_failure(&e),
     }
@@ -534,8 +561,12 @@ async fn set_webhook(
             return reply::<()>(Envelope::error(400, format!("invalid webhook URL: {e}")));
         }
     }
-    let url = Some(req.url.as_str()).filter(|u| !u.is_empty());
-    match st.store.set_webhook(token, url, st.config.max_bots) {
+    let url = Some(req.url).filter(|u| !u.is_empty());
+    let (bot, max_bots) = (token.to_owned(), st.config.max_bots);
+    match st
+        .store(move |s| s.set_webhook(&bot, url.as_deref(), max_bots))
+        .await
+    {
         Ok(()) => reply(Envelope::success(true)),
         Err(e) => store_failure(&e),
     }
@@ -552,7 +583,8 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
         Ok(t) => t,
         Err(e) => return reply(e),
     };
-    let url = match st.store.webhook(token) {
+    let bot = token.to_owned();
+    let url = match st.store(move |s| s.webhook(&bot)).await {
         Ok(u) => u,
         Err(e) => return store_failure(&e),
     };
@@ -562,9 +594,11 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
             "no webhook is set: call setWebhook first",
         ));
     };
+    let (bot, day) = (token.to_owned(), utc_day());
+    let (limit, max_bots) = (st.config.daily_limit, st.config.max_bots);
     let counted = st
-        .store
-        .count_probe(token, utc_day(), st.config.daily_limit, st.config.max_bots);
+        .store(move |s| s.count_probe(&bot, day, limit, max_bots))
+        .await;
     if let Err(e) = counted {
         return store_failure(&e);
     }
@@ -585,7 +619,8 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
             "the access_token header is required",
         );
     };
-    match st.store.access_token_known(token) {
+    let key = token.to_owned();
+    match st.store(move |s| s.access_token_known(&key)).await {
         Ok(true) => {}
         Ok(false) => return error_response(true, StatusCode::UNAUTHORIZED, "unknown access_token"),
         Err(e) => return error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
@@ -602,7 +637,7 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
                 .into_response()
         }
     };
-    match st.store.quota_assets(&req) {
+    match st.store(move |s| s.quota_assets(&req)).await {
         Ok(assets) => Json(QuotaResponse::success(assets)).into_response(),
         Err(e) => error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }

@@ -13,7 +13,8 @@
 //! (request head from its first byte, body, idle keep-alive; defaults 10000 / 30000 / 60000),
 //! `CHATMARK_MAX_CONNECTIONS` (connections served at once, default 256; more answer 503),
 //! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only),
-//! `CHATMARK_API_DB` (SQLite file, default `chatmark-api.sqlite3`; `:memory:` allowed),
+//! `CHATMARK_API_DB` (a `postgres://` URL shared by several instances, or a SQLite file for
+//! one process, default `chatmark-api.sqlite3`; `:memory:` allowed),
 //! `CHATMARK_QUOTA_SEED` (JSON file of quota assets seeding an empty database),
 //! `CHATMARK_QUOTA_TOKENS` (comma-separated quota access tokens to add; an empty database
 //! gets the demo token `demo-oa-token`), `CHATMARK_BOT_TOKENS` (comma-separated bot tokens
@@ -22,7 +23,9 @@
 
 mod app;
 mod conn;
+mod postgres;
 mod probe;
+mod seed;
 mod sqlite;
 
 use std::io::Write;
@@ -46,7 +49,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let router = match app::build(&config) {
+    let router = match app::build(&config).await {
         Ok((router, notes)) => {
             for note in notes {
                 eprintln!("server: {note}");

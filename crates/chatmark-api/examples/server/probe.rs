@@ -18,6 +18,51 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 
+/// The TLS client configuration of outgoing connections (https probes, and the database
+/// when its URL asks for TLS): the Mozilla roots (webpki-roots), the system's roots where
+/// found, and the certificates of the PEM file `extra_roots`; answers it with notes for the
+/// operator. Fails when `extra_roots` cannot be read or holds no usable certificate.
+pub fn client_config(
+    extra_roots: Option<&Path>,
+) -> Result<(Arc<ClientConfig>, Vec<String>), String> {
+    let mut roots = RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    let mut notes = Vec::new();
+    let system = rustls_native_certs::load_native_certs();
+    let (added, _ignored) = roots.add_parsable_certificates(system.certs);
+    if added > 0 {
+        notes.push(format!(
+            "https probes trust {added} roots of the system store too"
+        ));
+    }
+    if let Some(path) = extra_roots {
+        let fail =
+            |e: &dyn std::fmt::Display| format!("CHATMARK_EXTRA_ROOTS {}: {e}", path.display());
+        let pem = std::fs::read(path).map_err(|e| fail(&e))?;
+        let mut count = 0;
+        for cert in CertificateDer::pem_slice_iter(&pem) {
+            let cert = cert.map_err(|e| fail(&e))?;
+            roots.add(cert).map_err(|e| fail(&e))?;
+            count += 1;
+        }
+        if count == 0 {
+            return Err(fail(&"no PEM certificate found"));
+        }
+        notes.push(format!(
+            "https probes trust {count} extra root(s) from {}",
+            path.display()
+        ));
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS configuration: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok((Arc::new(config), notes))
+}
+
 /// Probes webhooks with a deadline, a loopback setting and a TLS client configuration.
 pub struct Prober {
     timeout: Duration,
@@ -26,55 +71,13 @@ pub struct Prober {
 }
 
 impl Prober {
-    /// A prober trusting the Mozilla roots (webpki-roots), the system's roots where found,
-    /// and the certificates of the PEM file `extra_roots`; answers it with notes for the
-    /// operator. Fails when `extra_roots` cannot be read or holds no usable certificate.
-    pub fn new(
-        timeout: Duration,
-        allow_loopback: bool,
-        extra_roots: Option<&Path>,
-    ) -> Result<(Self, Vec<String>), String> {
-        let mut roots = RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        };
-        let mut notes = Vec::new();
-        let system = rustls_native_certs::load_native_certs();
-        let (added, _ignored) = roots.add_parsable_certificates(system.certs);
-        if added > 0 {
-            notes.push(format!(
-                "https probes trust {added} roots of the system store too"
-            ));
-        }
-        if let Some(path) = extra_roots {
-            let fail =
-                |e: &dyn std::fmt::Display| format!("CHATMARK_EXTRA_ROOTS {}: {e}", path.display());
-            let pem = std::fs::read(path).map_err(|e| fail(&e))?;
-            let mut count = 0;
-            for cert in CertificateDer::pem_slice_iter(&pem) {
-                let cert = cert.map_err(|e| fail(&e))?;
-                roots.add(cert).map_err(|e| fail(&e))?;
-                count += 1;
-            }
-            if count == 0 {
-                return Err(fail(&"no PEM certificate found"));
-            }
-            notes.push(format!(
-                "https probes trust {count} extra root(s) from {}",
-                path.display()
-            ));
-        }
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let config = ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(|e| format!("TLS configuration: {e}"))?
-            .with_root_certificates(roots)
-            .with_no_client_auth();
-        let prober = Prober {
+    /// A prober over the TLS client configuration `tls` (see [`client_config`]).
+    pub fn with_config(timeout: Duration, allow_loopback: bool, tls: Arc<ClientConfig>) -> Self {
+        Prober {
             timeout,
             allow_loopback,
-            tls: TlsConnector::from(Arc::new(config)),
-        };
-        Ok((prober, notes))
+            tls: TlsConnector::from(tls),
+        }
     }
 
     /// Probes `url` once within the deadline (name resolution included).

@@ -1,13 +1,14 @@
 //! The example server's [`Store`] in SQLite (rusqlite, SQLite compiled in): one file, or
 //! `:memory:`, with its schema created and migrated on open.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use chatmark_api::store::{NewMessage, Store, StoreError};
-use chatmark_api::{QuotaAsset, QuotaOwner, QuotaRequest};
+use chatmark_api::{QuotaAsset, QuotaRequest};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
+
+use crate::seed::{self, DEMO_ACCESS_TOKEN};
 
 /// The schema, one step per version (`PRAGMA user_version` counts the steps applied). Add
 /// steps at the end; never edit a released one.
@@ -48,21 +49,6 @@ const MIGRATIONS: &[&str] = &["
     );
 "];
 
-/// The access token seeded when the database holds none (documented in the README).
-pub const DEMO_ACCESS_TOKEN: &str = "demo-oa-token";
-
-/// The assets seeded when the database holds none and no seed file is given.
-pub const SAMPLE_ASSETS: &str = r#"{
-  "OA": [
-    {"product_type": "gmf10", "quota_type": "sub_quota", "asset_id": "oa-1", "valid_through": "25/12/2026", "auto_renew": true, "status": "available", "used_id": null},
-    {"product_type": "gmf50", "quota_type": "purchase_quota", "asset_id": "oa-2", "valid_through": "1/6/2027", "auto_renew": "false", "status": "used", "used_id": "group-17"},
-    {"product_type": "gmf100", "quota_type": "sub_quota", "asset_id": "oa-3", "valid_through": "31/01/2027", "auto_renew": "true", "status": "available", "used_id": null}
-  ],
-  "APP": [
-    {"product_type": "gmf100", "quota_type": "purchase_quota", "asset_id": "app-1", "valid_through": "29/02/2028", "auto_renew": false, "status": "used", "used_id": 4242}
-  ]
-}"#;
-
 /// State in one SQLite database; one connection, used under a lock (queries take
 /// microseconds; several server instances would share a database server instead).
 pub struct SqliteStore {
@@ -75,17 +61,10 @@ fn backend(e: rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
-fn owner_name(owner: QuotaOwner) -> &'static str {
-    match owner {
-        QuotaOwner::Oa => "OA",
-        QuotaOwner::App => "APP",
-    }
-}
-
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path` (`:memory:` for one in memory),
     /// migrates its schema, seeds quota assets when it holds none (from the JSON file
-    /// `seed`, `{"OA": [...], "APP": [...]}`, else [`SAMPLE_ASSETS`]) and adds
+    /// `seed`, `{"OA": [...], "APP": [...]}`, else [`seed::SAMPLE_ASSETS`]) and adds
     /// `access_tokens`. Answers the store and notes for the operator (what was seeded).
     pub fn open(
         path: &str,
@@ -116,16 +95,7 @@ impl SqliteStore {
             .query_row("SELECT COUNT(*) FROM quota_assets", [], |r| r.get(0))
             .map_err(fail)?;
         if assets == 0 {
-            let (text, from) = match seed {
-                Some(p) => (
-                    std::fs::read_to_string(p)
-                        .map_err(|e| format!("CHATMARK_QUOTA_SEED {}: {e}", p.display()))?,
-                    p.display().to_string(),
-                ),
-                None => (SAMPLE_ASSETS.to_owned(), "the built-in sample".to_owned()),
-            };
-            let parsed: HashMap<QuotaOwner, Vec<QuotaAsset>> =
-                serde_json::from_str(&text).map_err(|e| format!("quota seed {from}: {e}"))?;
+            let (parsed, from) = seed::load(seed)?;
             let n = seed_assets(&tx, &parsed).map_err(fail)?;
             notes.push(format!("seeded {n} quota assets from {from}"));
         }
@@ -137,7 +107,7 @@ impl SqliteStore {
             .map_err(fail)?;
         }
         // real tokens given: the demo token is revoked, whatever an earlier start seeded
-        if !access_tokens.is_empty() && !access_tokens.iter().any(|t| t == DEMO_ACCESS_TOKEN) {
+        if seed::revokes_demo_token(access_tokens) {
             let revoked = tx
                 .execute(
                     "DELETE FROM access_tokens WHERE token = ?1",
@@ -145,9 +115,7 @@ impl SqliteStore {
                 )
                 .map_err(fail)?;
             if revoked > 0 {
-                notes.push(format!(
-                    "revoked the demo quota access token {DEMO_ACCESS_TOKEN:?} (CHATMARK_QUOTA_TOKENS names real ones)"
-                ));
+                notes.push(seed::revoked_note());
             }
         }
         let tokens: i64 = tx
@@ -159,9 +127,7 @@ impl SqliteStore {
                 [DEMO_ACCESS_TOKEN],
             )
             .map_err(fail)?;
-            notes.push(format!(
-                "seeded the demo quota access token {DEMO_ACCESS_TOKEN:?} (set CHATMARK_QUOTA_TOKENS for real ones)"
-            ));
+            notes.push(seed::demo_note());
         }
         tx.commit().map_err(fail)?;
         Ok((
@@ -224,24 +190,21 @@ fn migrate(conn: &mut Connection) -> Result<(), String> {
     Ok(())
 }
 
-fn seed_assets(
-    tx: &Transaction<'_>,
-    assets: &HashMap<QuotaOwner, Vec<QuotaAsset>>,
-) -> Result<usize, rusqlite::Error> {
+fn seed_assets(tx: &Transaction<'_>, assets: &seed::Assets) -> Result<usize, rusqlite::Error> {
     let mut stmt = tx.prepare(
         "INSERT INTO quota_assets (owner, position, asset_id, product_type, quota_type,
              valid_through, auto_renew, status, used_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     let mut n = 0;
-    for owner in [QuotaOwner::Oa, QuotaOwner::App] {
+    for owner in seed::OWNERS {
         for (position, a) in assets.get(&owner).into_iter().flatten().enumerate() {
             let status = match a.status {
                 chatmark_api::AssetStatus::Available => "available",
                 chatmark_api::AssetStatus::Used => "used",
             };
             stmt.execute(params![
-                owner_name(owner),
+                seed::owner_name(owner),
                 position,
                 a.asset_id,
                 a.product_type.as_str(),
@@ -381,7 +344,7 @@ impl Store for SqliteStore {
         let rows = stmt
             .query_map(
                 params![
-                    owner_name(request.quota_owner),
+                    seed::owner_name(request.quota_owner),
                     request.product_type.as_ref().map(|p| p.as_str()),
                     request.quota_type,
                 ],

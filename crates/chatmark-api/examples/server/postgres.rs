@@ -1,0 +1,458 @@
+//! The example server's [`Store`] in PostgreSQL, shared by every server instance given the
+//! same `CHATMARK_API_DB=postgres://…` URL: tokio-postgres over a deadpool pool, rustls when
+//! the URL says `sslmode=require`. The schema is migrated at start-up under an advisory
+//! lock (instances starting together migrate and seed once); each rule that must hold
+//! across instances is one SQL statement: message ids from one identity sequence, the daily
+//! `testWebhook` count as one upsert that refuses past the limit.
+//!
+//! The [`Store`] methods block (the trait is synchronous): they run the query on the tokio
+//! runtime the store was opened on and wait for it, so they must be called off that
+//! runtime's worker threads (the handlers call the store through `spawn_blocking`), and the
+//! runtime must be multi-threaded.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use chatmark_api::store::{NewMessage, Store, StoreError};
+use chatmark_api::{QuotaAsset, QuotaRequest};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use rustls::ClientConfig;
+use tokio::runtime::Handle;
+use tokio_postgres::config::{Host, SslMode};
+
+use crate::seed::{self, DEMO_ACCESS_TOKEN};
+
+/// The schema, one step per version (the table `chatmark_schema` holds the steps applied).
+/// Add steps at the end; never edit a released one.
+const MIGRATIONS: &[&str] = &["
+    CREATE TABLE webhooks (
+        bot TEXT PRIMARY KEY,
+        url TEXT NOT NULL
+    );
+    CREATE TABLE probe_counts (
+        bot TEXT NOT NULL,
+        day BIGINT NOT NULL,
+        calls INTEGER NOT NULL,
+        PRIMARY KEY (bot, day)
+    );
+    CREATE INDEX probe_counts_day ON probe_counts (day);
+    CREATE TABLE messages (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        bot TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        date BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        text_styles TEXT NOT NULL
+    );
+    CREATE TABLE quota_assets (
+        owner TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        asset_id TEXT NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (owner, asset_id)
+    );
+    CREATE TABLE access_tokens (
+        token TEXT PRIMARY KEY
+    );
+"];
+
+/// The advisory lock held while migrating and seeding ("chatmark" in ASCII): the first
+/// instance to start does it, the others wait and then find it done.
+const SETUP_LOCK: i64 = 0x6368_6174_6d61_726b;
+
+/// Connections each instance keeps at most; the server's default of 256 connections
+/// queues for them (two instances hold 32 of PostgreSQL's default 100).
+pub const POOL_SIZE: usize = 16;
+
+/// How long a connection to the database may take when the URL does not say
+/// (`connect_timeout`, in seconds).
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// State in a PostgreSQL database shared by any number of server instances.
+pub struct PostgresStore {
+    pool: Pool,
+    runtime: Handle,
+}
+
+/// Whether the `CHATMARK_API_DB` value names a PostgreSQL database (else a SQLite file).
+pub fn is_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+fn backend(e: &tokio_postgres::Error) -> StoreError {
+    StoreError::Backend(describe(e))
+}
+
+/// The server's message for a database error (tokio-postgres's own display says only "db
+/// error" for those).
+fn describe(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None => e.to_string(),
+    }
+}
+
+fn pool_error(e: &deadpool_postgres::PoolError) -> StoreError {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) => backend(e),
+        other => StoreError::Backend(other.to_string()),
+    }
+}
+
+/// The database named without its password: `database <name> on <host>:<port>`.
+fn label(config: &tokio_postgres::Config) -> String {
+    let host = match config.get_hosts().first() {
+        Some(Host::Tcp(h)) => h.clone(),
+        #[cfg(unix)]
+        Some(Host::Unix(p)) => p.display().to_string(),
+        None => "localhost".to_owned(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let name = config
+        .get_dbname()
+        .or(config.get_user())
+        .unwrap_or("postgres");
+    format!("PostgreSQL database {name} on {host}:{port}")
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url` (TLS with the roots of `tls` when the URL says
+    /// `sslmode=require`), migrates its schema, seeds quota assets when it holds none (from
+    /// the JSON file `seed`, else [`seed::SAMPLE_ASSETS`]) and adds `access_tokens`, as
+    /// the SQLite store does. Answers the store and notes for the operator.
+    pub async fn open(
+        url: &str,
+        seed: Option<&Path>,
+        access_tokens: &[String],
+        tls: &Arc<ClientConfig>,
+    ) -> Result<(Self, Vec<String>), String> {
+        let mut config = tokio_postgres::Config::from_str(url)
+            .map_err(|e| format!("CHATMARK_API_DB is not a usable PostgreSQL URL: {e}"))?;
+        if config.get_connect_timeout().is_none() {
+            // an unreachable host fails the start (or a request) instead of hanging on it
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let name = label(&config);
+        let manager_config = ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        };
+        let manager = if config.get_ssl_mode() == SslMode::Require {
+            let connector = tokio_postgres_rustls::MakeRustlsConnect::new((**tls).clone());
+            Manager::from_config(config, connector, manager_config)
+        } else {
+            Manager::from_config(config, tokio_postgres::NoTls, manager_config)
+        };
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .map_err(|e| format!("{name}: {e}"))?;
+        let notes = setup(&pool, seed, access_tokens)
+            .await
+            .map_err(|e| format!("{name}: {e}"))?;
+        let store = PostgresStore {
+            pool,
+            runtime: Handle::current(),
+        };
+        Ok((store, notes))
+    }
+
+    /// Runs `query` on the store's runtime and waits for it (see the module's note).
+    fn wait<T>(
+        &self,
+        query: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        self.runtime.block_on(query)
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool.get().await.map_err(|e| pool_error(&e))
+    }
+}
+
+/// Migrates and seeds under [`SETUP_LOCK`], in one transaction: another instance starting
+/// at the same time waits, then finds the schema current and the seed in place.
+async fn setup(
+    pool: &Pool,
+    seed: Option<&Path>,
+    access_tokens: &[String],
+) -> Result<Vec<String>, String> {
+    let mut client = pool.get().await.map_err(|e| match e {
+        deadpool_postgres::PoolError::Backend(e) => describe(&e),
+        other => other.to_string(),
+    })?;
+    let fail = |e: tokio_postgres::Error| describe(&e);
+    let tx = client.transaction().await.map_err(fail)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SETUP_LOCK])
+        .await
+        .map_err(fail)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS chatmark_schema (version INTEGER NOT NULL)")
+        .await
+        .map_err(fail)?;
+    let version: i32 = match tx
+        .query_opt("SELECT version FROM chatmark_schema", &[])
+        .await
+        .map_err(fail)?
+    {
+        Some(row) => row.get(0),
+        None => {
+            tx.execute("INSERT INTO chatmark_schema (version) VALUES (0)", &[])
+                .await
+                .map_err(fail)?;
+            0
+        }
+    };
+    let known = i32::try_from(MIGRATIONS.len()).unwrap_or(i32::MAX);
+    if version > known {
+        return Err(format!(
+            "schema version {version} is newer than this server's ({known})"
+        ));
+    }
+    for sql in MIGRATIONS
+        .iter()
+        .skip(usize::try_from(version).unwrap_or(0))
+    {
+        tx.batch_execute(sql).await.map_err(fail)?;
+    }
+    tx.execute("UPDATE chatmark_schema SET version = $1", &[&known])
+        .await
+        .map_err(fail)?;
+
+    let mut notes = Vec::new();
+    let assets: i64 = tx
+        .query_one("SELECT COUNT(*) FROM quota_assets", &[])
+        .await
+        .map_err(fail)?
+        .get(0);
+    if assets == 0 {
+        let (parsed, from) = seed::load(seed)?;
+        let mut n = 0;
+        for owner in seed::OWNERS {
+            for (position, asset) in parsed.get(&owner).into_iter().flatten().enumerate() {
+                let record = serde_json::to_string(asset).map_err(|e| e.to_string())?;
+                let position = i32::try_from(position).unwrap_or(i32::MAX);
+                tx.execute(
+                    "INSERT INTO quota_assets (owner, position, asset_id, record)
+                     VALUES ($1, $2, $3, $4)",
+                    &[
+                        &seed::owner_name(owner),
+                        &position,
+                        &asset.asset_id,
+                        &record,
+                    ],
+                )
+                .await
+                .map_err(fail)?;
+                n += 1;
+            }
+        }
+        notes.push(format!("seeded {n} quota assets from {from}"));
+    }
+    for token in access_tokens {
+        tx.execute(
+            "INSERT INTO access_tokens (token) VALUES ($1) ON CONFLICT DO NOTHING",
+            &[token],
+        )
+        .await
+        .map_err(fail)?;
+    }
+    if seed::revokes_demo_token(access_tokens) {
+        let revoked = tx
+            .execute(
+                "DELETE FROM access_tokens WHERE token = $1",
+                &[&DEMO_ACCESS_TOKEN],
+            )
+            .await
+            .map_err(fail)?;
+        if revoked > 0 {
+            notes.push(seed::revoked_note());
+        }
+    }
+    let tokens: i64 = tx
+        .query_one("SELECT COUNT(*) FROM access_tokens", &[])
+        .await
+        .map_err(fail)?
+        .get(0);
+    if tokens == 0 {
+        tx.execute(
+            "INSERT INTO access_tokens (token) VALUES ($1)",
+            &[&DEMO_ACCESS_TOKEN],
+        )
+        .await
+        .map_err(fail)?;
+        notes.push(seed::demo_note());
+    }
+    tx.commit().await.map_err(fail)?;
+    Ok(notes)
+}
+
+/// `max_bots` as a SQL bigint.
+fn cap(max_bots: usize) -> i64 {
+    i64::try_from(max_bots).unwrap_or(i64::MAX)
+}
+
+impl Store for PostgresStore {
+    fn set_webhook(&self, bot: &str, url: Option<&str>, max_bots: usize) -> Result<(), StoreError> {
+        self.wait(async {
+            let client = self.client().await?;
+            let Some(url) = url else {
+                client
+                    .execute("DELETE FROM webhooks WHERE bot = $1", &[&bot])
+                    .await
+                    .map_err(|e| backend(&e))?;
+                return Ok(());
+            };
+            // One statement: a bot that holds a webhook replaces it; a new one is inserted
+            // while fewer than `max_bots` hold one (a memory bound: concurrent first calls
+            // of different bots may pass it by a few).
+            let stmt = client
+                .prepare_cached(
+                    "INSERT INTO webhooks (bot, url)
+                     SELECT $1, $2
+                     WHERE EXISTS (SELECT 1 FROM webhooks WHERE bot = $1)
+                        OR (SELECT COUNT(*) FROM webhooks) < $3
+                     ON CONFLICT (bot) DO UPDATE SET url = excluded.url",
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            let written = client
+                .execute(&stmt, &[&bot, &url, &cap(max_bots)])
+                .await
+                .map_err(|e| backend(&e))?;
+            if written == 0 {
+                return Err(StoreError::TooManyBots(max_bots));
+            }
+            Ok(())
+        })
+    }
+
+    fn webhook(&self, bot: &str) -> Result<Option<String>, StoreError> {
+        self.wait(async {
+            let client = self.client().await?;
+            let stmt = client
+                .prepare_cached("SELECT url FROM webhooks WHERE bot = $1")
+                .await
+                .map_err(|e| backend(&e))?;
+            let row = client
+                .query_opt(&stmt, &[&bot])
+                .await
+                .map_err(|e| backend(&e))?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn count_probe(
+        &self,
+        bot: &str,
+        day: u64,
+        limit: u32,
+        max_bots: usize,
+    ) -> Result<u32, StoreError> {
+        if limit == 0 {
+            return Err(StoreError::DailyLimit(limit));
+        }
+        let day = i64::try_from(day).unwrap_or(i64::MAX);
+        let sql_limit = i32::try_from(limit).unwrap_or(i32::MAX);
+        self.wait(async {
+            let client = self.client().await?;
+            // One atomic upsert: the row lock taken by ON CONFLICT makes concurrent calls of
+            // one bot count one after the other, each seeing the count the last one left,
+            // so exactly `limit` calls succeed however they are spread over instances.
+            let stmt = client
+                .prepare_cached(
+                    "WITH forget AS (DELETE FROM probe_counts WHERE day < $2)
+                     INSERT INTO probe_counts AS p (bot, day, calls)
+                     SELECT $1, $2, 1
+                     WHERE EXISTS (SELECT 1 FROM probe_counts WHERE bot = $1 AND day = $2)
+                        OR (SELECT COUNT(*) FROM probe_counts WHERE day = $2) < $4
+                     ON CONFLICT (bot, day) DO UPDATE SET calls = p.calls + 1
+                     WHERE p.calls < $3
+                     RETURNING p.calls",
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            let row = client
+                .query_opt(&stmt, &[&bot, &day, &sql_limit, &cap(max_bots)])
+                .await
+                .map_err(|e| backend(&e))?;
+            if let Some(row) = row {
+                let calls: i32 = row.get(0);
+                return Ok(u32::try_from(calls).unwrap_or(0));
+            }
+            // Nothing written: the bot's count is at the limit, or it is new and the day's
+            // bots are at the cap (a read only to name the refusal).
+            let counted = client
+                .query_opt(
+                    "SELECT 1 FROM probe_counts WHERE bot = $1 AND day = $2",
+                    &[&bot, &day],
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            Err(match counted {
+                Some(_) => StoreError::DailyLimit(limit),
+                None => StoreError::TooManyBots(max_bots),
+            })
+        })
+    }
+
+    fn add_message(&self, m: &NewMessage) -> Result<u64, StoreError> {
+        let date = i64::try_from(m.date.get()).unwrap_or(i64::MAX);
+        self.wait(async {
+            let client = self.client().await?;
+            let stmt = client
+                .prepare_cached(
+                    "INSERT INTO messages (bot, chat_id, date, text, text_styles)
+                     VALUES ($1, $2, $3, $4, $5)
+                     RETURNING id",
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            let row = client
+                .query_one(&stmt, &[&m.bot, &m.chat_id, &date, &m.text, &m.text_styles])
+                .await
+                .map_err(|e| backend(&e))?;
+            let id: i64 = row.get(0);
+            u64::try_from(id).map_err(|_| StoreError::Backend("negative message id".to_owned()))
+        })
+    }
+
+    fn quota_assets(&self, request: &QuotaRequest) -> Result<Vec<QuotaAsset>, StoreError> {
+        self.wait(async {
+            let client = self.client().await?;
+            let stmt = client
+                .prepare_cached(
+                    "SELECT record FROM quota_assets WHERE owner = $1 ORDER BY position",
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            let rows = client
+                .query(&stmt, &[&seed::owner_name(request.quota_owner)])
+                .await
+                .map_err(|e| backend(&e))?;
+            let mut assets = Vec::with_capacity(rows.len());
+            for row in rows {
+                let record: &str = row.get(0);
+                assets.push(
+                    serde_json::from_str(record)
+                        .map_err(|e| StoreError::Backend(format!("a stored quota asset: {e}")))?,
+                );
+            }
+            Ok(request.filter(&assets))
+        })
+    }
+
+    fn access_token_known(&self, token: &str) -> Result<bool, StoreError> {
+        self.wait(async {
+            let client = self.client().await?;
+            let stmt = client
+                .prepare_cached("SELECT EXISTS (SELECT 1 FROM access_tokens WHERE token = $1)")
+                .await
+                .map_err(|e| backend(&e))?;
+            let row = client
+                .query_one(&stmt, &[&token])
+                .await
+                .map_err(|e| backend(&e))?;
+            Ok(row.get(0))
+        })
+    }
+}

@@ -1,0 +1,293 @@
+//! Issue 25: the behaviour every [`Store`] owes the handlers, written once against the trait
+//! and run on each store — `MemoryStore` (the reference), the example server's SQLite store,
+//! and its PostgreSQL store on a throwaway cluster. Persistent stores are also reopened on
+//! the same database, as a restarted server would.
+
+#[allow(dead_code)]
+#[path = "../examples/server/postgres.rs"]
+mod postgres;
+#[allow(dead_code)]
+#[path = "../examples/server/probe.rs"]
+mod probe;
+#[allow(dead_code)]
+#[path = "../examples/server/seed.rs"]
+mod seed;
+#[allow(dead_code)]
+#[path = "../examples/server/sqlite.rs"]
+mod sqlite;
+#[allow(dead_code)]
+mod support;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use chatmark_api::store::{MemoryStore, NewMessage, Store, StoreError};
+use chatmark_api::{EpochMillis, QuotaRequest};
+
+fn message(text: &str) -> NewMessage {
+    NewMessage {
+        bot: "bot".into(),
+        chat_id: "1".into(),
+        date: EpochMillis::now(),
+        text: text.into(),
+        text_styles: "[]".into(),
+    }
+}
+
+fn quota(json: &str) -> QuotaRequest {
+    serde_json::from_str(json).unwrap()
+}
+
+fn ids(assets: &[chatmark_api::QuotaAsset]) -> Vec<&str> {
+    assets.iter().map(|a| a.asset_id.as_str()).collect()
+}
+
+/// Webhooks: set, replaced, read, removed; a new bot refused once `max_bots` hold one,
+/// while a bot that holds one may still replace it, and a removal frees a place.
+fn webhooks(s: &dyn Store) {
+    assert_eq!(s.webhook("w-none").unwrap(), None);
+    s.set_webhook("w-a", Some("https://h/a"), 2).unwrap();
+    s.set_webhook("w-b", Some("https://h/b"), 2).unwrap();
+    assert_eq!(
+        s.set_webhook("w-c", Some("https://h/c"), 2),
+        Err(StoreError::TooManyBots(2))
+    );
+    s.set_webhook("w-b", Some("https://h/b2"), 2).unwrap();
+    assert_eq!(s.webhook("w-b").unwrap().as_deref(), Some("https://h/b2"));
+    s.set_webhook("w-a", None, 2).unwrap();
+    assert_eq!(s.webhook("w-a").unwrap(), None);
+    s.set_webhook("w-c", Some("https://h/c"), 2).unwrap();
+    assert_eq!(s.webhook("w-c").unwrap().as_deref(), Some("https://h/c"));
+    s.set_webhook("w-b", None, 10).unwrap();
+    s.set_webhook("w-c", None, 10).unwrap();
+}
+
+/// `testWebhook` counts: per bot and day up to the limit, the day's bots capped, an earlier
+/// day forgotten once a later one is counted, and a limit of 0 refusing every call.
+fn probe_counts(s: &dyn Store) {
+    assert_eq!(s.count_probe("p-a", 100, 2, 2), Ok(1));
+    assert_eq!(s.count_probe("p-a", 100, 2, 2), Ok(2));
+    assert_eq!(
+        s.count_probe("p-a", 100, 2, 2),
+        Err(StoreError::DailyLimit(2))
+    );
+    assert_eq!(s.count_probe("p-b", 100, 2, 2), Ok(1));
+    assert_eq!(
+        s.count_probe("p-c", 100, 2, 2),
+        Err(StoreError::TooManyBots(2))
+    );
+    // p-a, at its limit, is still refused for the limit, not for the cap
+    assert_eq!(
+        s.count_probe("p-a", 100, 2, 2),
+        Err(StoreError::DailyLimit(2))
+    );
+    // a new day: counts start again and the previous day's bots no longer hold places
+    assert_eq!(s.count_probe("p-c", 101, 2, 2), Ok(1));
+    assert_eq!(s.count_probe("p-a", 101, 2, 2), Ok(1));
+    assert_eq!(
+        s.count_probe("p-b", 101, 2, 2),
+        Err(StoreError::TooManyBots(2))
+    );
+    assert_eq!(
+        s.count_probe("p-z", 102, 0, 10),
+        Err(StoreError::DailyLimit(0))
+    );
+}
+
+/// Message ids: each larger than every one before.
+fn message_ids(s: &dyn Store) -> u64 {
+    let mut last = 0;
+    for i in 0..20 {
+        let id = s.add_message(&message(&format!("m{i}"))).unwrap();
+        assert!(id > last, "id {id} after {last}");
+        last = id;
+    }
+    last
+}
+
+/// Quota assets: the seeded sample per owner, in stored order, filtered by the request.
+fn quota_assets(s: &dyn Store) {
+    let all = s.quota_assets(&quota(r#"{"quota_owner":"OA"}"#)).unwrap();
+    assert_eq!(ids(&all), ["oa-1", "oa-2", "oa-3"]);
+    let gmf100 = s
+        .quota_assets(&quota(r#"{"quota_owner":"OA","product_type":"gmf100"}"#))
+        .unwrap();
+    assert_eq!(ids(&gmf100), ["oa-3"]);
+    let sub = s
+        .quota_assets(&quota(r#"{"quota_owner":"OA","quota_type":"sub_quota"}"#))
+        .unwrap();
+    assert_eq!(ids(&sub), ["oa-1", "oa-3"]);
+    let app = s.quota_assets(&quota(r#"{"quota_owner":"APP"}"#)).unwrap();
+    assert_eq!(ids(&app), ["app-1"]);
+    assert_eq!(app[0].used_id.as_deref(), Some("4242"));
+    assert!(!app[0].auto_renew);
+    let none = s
+        .quota_assets(&quota(r#"{"quota_owner":"APP","product_type":"gmf10"}"#))
+        .unwrap();
+    assert!(none.is_empty());
+}
+
+fn access_tokens(s: &dyn Store) {
+    assert!(s.access_token_known(seed::DEMO_ACCESS_TOKEN).unwrap());
+    assert!(!s.access_token_known("not-a-token").unwrap());
+    assert!(!s.access_token_known("").unwrap());
+}
+
+/// Concurrent callers: 60 `testWebhook` counts of one bot with a limit of 5 let exactly 5
+/// through (numbered 1 to 5), and 200 concurrent messages get 200 distinct ids.
+fn concurrent_calls(s: &Arc<dyn Store>) {
+    let counts: Vec<Result<u32, StoreError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..60)
+            .map(|_| scope.spawn(|| s.count_probe("race", 500, 5, 100)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut granted: Vec<u32> = counts.iter().filter_map(|r| r.clone().ok()).collect();
+    granted.sort_unstable();
+    assert_eq!(granted, [1, 2, 3, 4, 5]);
+    assert!(counts
+        .iter()
+        .all(|r| r.is_ok() || *r == Err(StoreError::DailyLimit(5))));
+
+    let ids: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                scope.spawn(move || {
+                    (0..25)
+                        .map(|i| s.add_message(&message(&format!("{t}-{i}"))).unwrap())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert_eq!(ids.iter().collect::<HashSet<_>>().len(), 200);
+}
+
+/// The whole contract on a fresh store holding the built-in sample and the demo token.
+fn contract(s: &Arc<dyn Store>) {
+    webhooks(s.as_ref());
+    probe_counts(s.as_ref());
+    message_ids(s.as_ref());
+    quota_assets(s.as_ref());
+    access_tokens(s.as_ref());
+    concurrent_calls(s);
+}
+
+/// State a restart must keep, written before and checked after reopening.
+fn before_restart(s: &dyn Store) -> u64 {
+    s.set_webhook("kept", Some("https://h/kept"), 10).unwrap();
+    assert_eq!(s.count_probe("kept", 900, 3, 10), Ok(1));
+    s.add_message(&message("before")).unwrap()
+}
+
+fn after_restart(s: &dyn Store, last_id: u64) {
+    assert_eq!(
+        s.webhook("kept").unwrap().as_deref(),
+        Some("https://h/kept")
+    );
+    assert_eq!(s.count_probe("kept", 900, 3, 10), Ok(2));
+    assert!(s.add_message(&message("after")).unwrap() > last_id);
+    // reopening seeds nothing twice
+    quota_assets(s);
+}
+
+#[test]
+fn memory_store_keeps_the_contract() {
+    let (assets, _) = seed::load(None).unwrap();
+    let mut store = MemoryStore::default().with_access_token(seed::DEMO_ACCESS_TOKEN);
+    for (owner, list) in assets {
+        store = store.with_assets(owner, list);
+    }
+    contract(&(Arc::new(store) as Arc<dyn Store>));
+}
+
+#[test]
+fn sqlite_store_keeps_the_contract() {
+    let db = support::temp_path("contract.sqlite3");
+    let db = db.to_string_lossy().into_owned();
+    let (store, _) = sqlite::SqliteStore::open(&db, None, &[]).unwrap();
+    let store: Arc<dyn Store> = Arc::new(store);
+    contract(&store);
+    let last = before_restart(store.as_ref());
+    drop(store);
+    let (store, notes) = sqlite::SqliteStore::open(&db, None, &[]).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    after_restart(&store, last);
+}
+
+#[test]
+fn postgres_store_keeps_the_contract() {
+    let Some(cluster) = support::postgres::Cluster::start("contract") else {
+        return;
+    };
+    cluster.create_db("contract");
+    let url = cluster.url("contract");
+    // the store's blocking methods need a multi-threaded runtime to drive its connections
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (tls, _) = probe::client_config(None).unwrap();
+    let open = || runtime.block_on(postgres::PostgresStore::open(&url, None, &[], &tls));
+    let (store, notes) = open().unwrap();
+    assert!(
+        notes.iter().any(|n| n.contains("seeded 4 quota assets")),
+        "{notes:?}"
+    );
+    let store: Arc<dyn Store> = Arc::new(store);
+    contract(&store);
+    let last = before_restart(store.as_ref());
+    drop(store);
+    let (store, notes) = open().unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    after_restart(&store, last);
+
+    // real tokens revoke the demo one, as on SQLite
+    let tokens = ["real-token".to_owned()];
+    let (store, notes) = runtime
+        .block_on(postgres::PostgresStore::open(&url, None, &tokens, &tls))
+        .unwrap();
+    assert!(notes.iter().any(|n| n.contains("revoked")), "{notes:?}");
+    assert!(store.access_token_known("real-token").unwrap());
+    assert!(!store.access_token_known(seed::DEMO_ACCESS_TOKEN).unwrap());
+}
+
+/// Instances starting together migrate and seed once: eight stores opened at the same
+/// moment on an empty database leave one schema and one copy of the sample.
+#[test]
+fn postgres_instances_starting_together_set_up_once() {
+    let Some(cluster) = support::postgres::Cluster::start("setup") else {
+        return;
+    };
+    cluster.create_db("setup");
+    let url = cluster.url("setup");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (tls, _) = probe::client_config(None).unwrap();
+    let starts: Vec<_> = (0..8)
+        .map(|_| {
+            let (url, tls) = (url.clone(), Arc::clone(&tls));
+            runtime.spawn(async move { postgres::PostgresStore::open(&url, None, &[], &tls).await })
+        })
+        .collect();
+    let opened: Vec<_> = starts
+        .into_iter()
+        .map(|start| runtime.block_on(start).unwrap())
+        .collect();
+    let mut seeded = 0;
+    for result in &opened {
+        let (_, notes) = result.as_ref().expect("every instance starts");
+        seeded += notes.iter().filter(|n| n.contains("seeded 4")).count();
+    }
+    assert_eq!(seeded, 1, "exactly one instance seeds");
+    let (store, _) = opened.into_iter().next().unwrap().unwrap();
+    quota_assets(&store);
+}
