@@ -4,7 +4,7 @@
 //! Producers push whole characters, so no boundary splits a surrogate pair (C5), and every
 //! run lies inside the text pushed (C6).
 
-use crate::source::Src;
+use crate::source::Source;
 use crate::utf16::{push_utf16, utf16_len};
 use crate::{Formatted, FormattedUtf16, StyleSet, TextStyle};
 
@@ -143,38 +143,42 @@ impl FormattedBuilder {
 
     /// The whole of `src` as unstyled text, into an empty builder (markdown's fast path):
     /// no run can follow, so its UTF-16 length is not counted.
-    pub(crate) fn plain(&mut self, src: Src<'_>) {
+    pub(crate) fn plain(&mut self, src: Source<'_>) {
         match (src, &mut self.text) {
-            (Src::Utf8(s), TextBuf::Utf8(t)) => t.push_str(s),
-            (Src::Utf16(u), TextBuf::Utf16(t)) => t.extend_from_slice(u),
-            (Src::Utf8(s), TextBuf::Utf16(t)) => {
+            (Source::Utf8(s), TextBuf::Utf8(t)) => t.push_str(s),
+            (Source::Utf16(u), TextBuf::Utf16(t)) => t.extend_from_slice(u),
+            (Source::Utf8(s), TextBuf::Utf16(t)) => {
                 push_utf16(t, s);
             }
-            (Src::Utf16(_), TextBuf::Utf8(_)) => self.push_src(src, 0, src.len(), StyleSet::EMPTY),
+            (Source::Utf16(_), TextBuf::Utf8(_)) => {
+                self.push_src(src, 0, src.len(), StyleSet::EMPTY)
+            }
         }
     }
 
     /// Appends the units `from..to` of `src`, in the text's encoding (the parsers copy their
     /// text from the input).
-    pub(crate) fn push_src(&mut self, src: Src<'_>, from: usize, to: usize, set: StyleSet) {
+    pub(crate) fn push_src(&mut self, src: Source<'_>, from: usize, to: usize, set: StyleSet) {
         if to <= from {
             return;
         }
         let units = match (src, &mut self.text) {
-            (Src::Utf16(u), TextBuf::Utf16(t)) => {
+            (Source::Utf16(u), TextBuf::Utf16(t)) => {
                 let piece = u.get(from..to).unwrap_or_default();
                 t.extend_from_slice(piece);
                 piece.len()
             }
-            (Src::Utf8(s), TextBuf::Utf8(t)) => {
+            (Source::Utf8(s), TextBuf::Utf8(t)) => {
                 let piece = s.get(from..to).unwrap_or_default();
                 t.push_str(piece);
                 utf16_len(piece)
             }
             // HTML mode's own pieces (references, held whitespace) into a UTF-16 text
-            (Src::Utf8(s), TextBuf::Utf16(t)) => push_utf16(t, s.get(from..to).unwrap_or_default()),
+            (Source::Utf8(s), TextBuf::Utf16(t)) => {
+                push_utf16(t, s.get(from..to).unwrap_or_default())
+            }
             // UTF-16 input into UTF-8 text: the wasm's HTML reading of UTF-8 input
-            (Src::Utf16(u), TextBuf::Utf8(t)) => {
+            (Source::Utf16(u), TextBuf::Utf8(t)) => {
                 let piece = u.get(from..to).unwrap_or_default();
                 t.push_str(&String::from_utf16_lossy(piece));
                 piece.len()
@@ -300,7 +304,7 @@ mod tests {
     fn merges_touching_equal_sets_and_skips_unstyled_c3() {
         let b = StyleSet::of(StyleCode::Bold);
         let mut f = FormattedBuilder::with_capacity(0, 0);
-        let src = Src::Utf8("abc 😀");
+        let src = Source::Utf8("abc 😀");
         f.push_src(src, 0, 2, b);
         f.push_src(src, 2, 3, b);
         f.push_src(src, 3, 4, StyleSet::EMPTY);

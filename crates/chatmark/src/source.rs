@@ -4,11 +4,16 @@
 //! UTF-16 units, which a UTF-16 source has for free). Positions are indexes of code units
 //! of the one or the other. Markup is ASCII (2.1–2.3, H1), so the parsers look at units as
 //! bytes ([`Unit::byte`]) and decode whole characters only where a rule needs one (I4's
-//! flanking, names and values of tags, diagnostics). Markdown mode is one copy around
-//! per-unit scans that are generic over the unit ([`Src`]); HTML mode's tokenizer is
-//! monomorphised over it ([`Source`]). [`well_formed`] makes UTF-16 input well formed (L2).
+//! flanking, names and values of tags, diagnostics). Three names, one per role: a code
+//! unit is a [`Unit`]; a message is a [`Source`], in either encoding (markdown mode is one
+//! copy around per-unit scans generic over the unit); HTML mode's tokenizer is
+//! monomorphised over the encoding through [`TypedSource`]. [`well_formed`] makes UTF-16
+//! input well formed (L2).
 
 use std::borrow::Cow;
+
+#[cfg(feature = "html")]
+use crate::html::tokenizer::scan;
 
 /// A code unit of a source: a UTF-8 byte or a UTF-16 unit.
 pub(crate) trait Unit: Copy {
@@ -21,6 +26,10 @@ pub(crate) trait Unit: Copy {
     fn position_of(s: &[Self], b: u8) -> Option<usize> {
         s.iter().position(|&c| c.byte() == b)
     }
+
+    /// Index of the first `<`, `&` or `\r` in `hay`: the units HTML's data state stops at.
+    #[cfg(feature = "html")]
+    fn find_special(hay: &[Self]) -> Option<usize>;
 }
 
 impl Unit for u8 {
@@ -36,6 +45,12 @@ impl Unit for u8 {
     fn position_of(s: &[u8], b: u8) -> Option<usize> {
         memchr::memchr(b, s)
     }
+
+    /// Eight bytes at a time ([`scan::find_special`]).
+    #[cfg(feature = "html")]
+    fn find_special(hay: &[u8]) -> Option<usize> {
+        scan::find_special(hay)
+    }
 }
 
 impl Unit for u16 {
@@ -43,21 +58,44 @@ impl Unit for u16 {
     fn byte(self) -> u8 {
         self.min(0xff) as u8
     }
+
+    #[cfg(feature = "html")]
+    fn find_special(hay: &[u16]) -> Option<usize> {
+        hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
+    }
 }
 
 /// A message as a typed slice, for parsers monomorphised over the unit (HTML mode's
-/// tokenizer): its units to scan, and the [`Src`] of it for the rest.
+/// tokenizer): its units to scan, the [`Source`] of it for the rest, and its names and
+/// values copied out by the encoding's own code, so that a wasm holding only the UTF-16
+/// tokenizer holds no UTF-8 copy code.
 #[cfg_attr(not(feature = "html"), allow(dead_code))]
-pub(crate) trait Source<'a>: Copy + 'a {
+pub(crate) trait TypedSource<'a>: Copy + 'a {
     /// `u8` or `u16`.
     type Unit: Unit;
     /// The code units.
     fn units(self) -> &'a [Self::Unit];
-    /// The same message as a [`Src`].
-    fn src(self) -> Src<'a>;
+    /// The same message as a [`Source`].
+    fn source(self) -> Source<'a>;
+    /// Appends the text `a..b` to `out`.
+    #[cfg(feature = "html")]
+    fn push_text(self, a: usize, b: usize, out: &mut String);
+    /// Appends the text `a..b` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute
+    /// names).
+    #[cfg(feature = "html")]
+    fn push_name(self, a: usize, b: usize, out: &mut String);
+    /// Appends the text `a..b` with NUL becoming U+FFFD (attribute values; no `\r` in it).
+    #[cfg(feature = "html")]
+    fn push_value(self, a: usize, b: usize, out: &mut String);
+    /// The name `a..b` (ASCII letters and digits) as a `&str`: a slice of UTF-8 input, or
+    /// UTF-16 input's copied into `buf`.
+    #[cfg(feature = "html")]
+    fn ascii_name<'s>(self, a: usize, b: usize, buf: &'s mut String) -> &'s str
+    where
+        'a: 's;
 }
 
-impl<'a> Source<'a> for &'a str {
+impl<'a> TypedSource<'a> for &'a str {
     type Unit = u8;
 
     #[inline(always)]
@@ -66,12 +104,35 @@ impl<'a> Source<'a> for &'a str {
     }
 
     #[inline(always)]
-    fn src(self) -> Src<'a> {
-        Src::Utf8(self)
+    fn source(self) -> Source<'a> {
+        Source::Utf8(self)
+    }
+
+    #[cfg(feature = "html")]
+    fn push_text(self, a: usize, b: usize, out: &mut String) {
+        out.push_str(self.get(a..b).unwrap_or_default());
+    }
+
+    #[cfg(feature = "html")]
+    fn push_name(self, a: usize, b: usize, out: &mut String) {
+        scan::push_name(out, self.get(a..b).unwrap_or_default());
+    }
+
+    #[cfg(feature = "html")]
+    fn push_value(self, a: usize, b: usize, out: &mut String) {
+        scan::push_value(out, self.get(a..b).unwrap_or_default());
+    }
+
+    #[cfg(feature = "html")]
+    fn ascii_name<'s>(self, a: usize, b: usize, _buf: &'s mut String) -> &'s str
+    where
+        'a: 's,
+    {
+        self.get(a..b).unwrap_or_default()
     }
 }
 
-impl<'a> Source<'a> for &'a [u16] {
+impl<'a> TypedSource<'a> for &'a [u16] {
     type Unit = u16;
 
     #[inline(always)]
@@ -80,14 +141,39 @@ impl<'a> Source<'a> for &'a [u16] {
     }
 
     #[inline(always)]
-    fn src(self) -> Src<'a> {
-        Src::Utf16(self)
+    fn source(self) -> Source<'a> {
+        Source::Utf16(self)
+    }
+
+    #[cfg(feature = "html")]
+    fn push_text(self, a: usize, b: usize, out: &mut String) {
+        scan::decode_into(self, a, b, out, false, false);
+    }
+
+    #[cfg(feature = "html")]
+    fn push_name(self, a: usize, b: usize, out: &mut String) {
+        scan::decode_into(self, a, b, out, true, true);
+    }
+
+    #[cfg(feature = "html")]
+    fn push_value(self, a: usize, b: usize, out: &mut String) {
+        scan::decode_into(self, a, b, out, false, true);
+    }
+
+    #[cfg(feature = "html")]
+    fn ascii_name<'s>(self, a: usize, b: usize, buf: &'s mut String) -> &'s str
+    where
+        'a: 's,
+    {
+        buf.clear();
+        scan::decode_into(self, a, b, buf, false, false);
+        buf
     }
 }
 
 /// A message in one of the two encodings.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Src<'a> {
+pub(crate) enum Source<'a> {
     /// UTF-8 text; positions are byte offsets (on character boundaries where text starts or
     /// ends).
     Utf8(&'a str),
@@ -100,17 +186,17 @@ pub(crate) enum Src<'a> {
 macro_rules! units {
     ($src:expr, $u:ident => $e:expr) => {
         match $src {
-            Src::Utf8(s) => {
+            Source::Utf8(s) => {
                 let $u = s.as_bytes();
                 $e
             }
-            Src::Utf16($u) => $e,
+            Source::Utf16($u) => $e,
         }
     };
 }
 pub(crate) use units;
 
-impl<'a> Src<'a> {
+impl<'a> Source<'a> {
     /// Length in code units.
     pub(crate) fn len(self) -> usize {
         units!(self, u => u.len())
@@ -145,8 +231,8 @@ impl<'a> Src<'a> {
             return None;
         }
         match self {
-            Src::Utf8(s) => s.get(floor..pos).and_then(|t| t.chars().next_back()),
-            Src::Utf16(u) => {
+            Source::Utf8(s) => s.get(floor..pos).and_then(|t| t.chars().next_back()),
+            Source::Utf16(u) => {
                 let last = *u.get(pos - 1)?;
                 let first = (pos >= floor + 2)
                     .then(|| u.get(pos - 2).copied())
@@ -165,8 +251,8 @@ impl<'a> Src<'a> {
             return None;
         }
         match self {
-            Src::Utf8(s) => s.get(pos..ceil).and_then(|t| t.chars().next()),
-            Src::Utf16(u) => {
+            Source::Utf8(s) => s.get(pos..ceil).and_then(|t| t.chars().next()),
+            Source::Utf16(u) => {
                 let first = *u.get(pos)?;
                 let next = (pos + 1 < ceil).then(|| u.get(pos + 1).copied()).flatten();
                 Some(match next {
@@ -180,8 +266,10 @@ impl<'a> Src<'a> {
     /// The text of `from..to` (for diagnostic messages).
     pub(crate) fn text(self, from: usize, to: usize) -> Cow<'a, str> {
         match self {
-            Src::Utf8(s) => Cow::Borrowed(s.get(from..to).unwrap_or("")),
-            Src::Utf16(u) => Cow::Owned(String::from_utf16_lossy(u.get(from..to).unwrap_or(&[]))),
+            Source::Utf8(s) => Cow::Borrowed(s.get(from..to).unwrap_or("")),
+            Source::Utf16(u) => {
+                Cow::Owned(String::from_utf16_lossy(u.get(from..to).unwrap_or(&[])))
+            }
         }
     }
 }
@@ -277,7 +365,7 @@ mod tests {
     fn characters_around_a_position_agree_between_encodings() {
         let s = "a😀é*b";
         let u = utf16(s);
-        let (a8, a16) = (Src::Utf8(s), Src::Utf16(&u));
+        let (a8, a16) = (Source::Utf8(s), Source::Utf16(&u));
         // before the `*`: byte 7, unit 4
         assert_eq!(a8.char_before(7, 0), Some('é'));
         assert_eq!(a16.char_before(4, 0), Some('é'));
@@ -318,12 +406,12 @@ mod tests {
     #[test]
     fn scans_read_units_as_bytes() {
         let u = utf16("é{x}\u{17b}");
-        let s = Src::Utf16(&u);
+        let s = Source::Utf16(&u);
         assert_eq!(s.byte(0), Some(0xe9));
         assert_eq!(s.byte(4), Some(0xff));
         assert_eq!(s.find(0, 5, b'}'), Some(3));
         // U+017B's low byte is `{`: a UTF-16 unit is never taken for the ASCII it ends with
         assert_eq!(s.find(2, 5, b'{'), None);
-        assert_eq!(Src::Utf8("**x").run_len(0, 3, b'*'), 2);
+        assert_eq!(Source::Utf8("**x").run_len(0, 3, b'*'), 2);
     }
 }

@@ -3,7 +3,7 @@
 //! both dialects' diagnostics from input bytes to UTF-16 units (L3).
 
 use crate::sort::{sat32, sort_by_key32, sort_u64};
-use crate::source::Src;
+use crate::source::Source;
 use crate::{Diagnostic, DiagnosticCode};
 
 /// The number of UTF-16 code units `s` takes (JavaScript's `String.length`).
@@ -151,14 +151,14 @@ pub(crate) struct Note {
 /// through one forward cursor (a UTF-16 source's positions are units already): one copy for
 /// both dialects. A span from a faulty tokenizer that ends inside a character or past the
 /// end is rounded down (L2), a reversed one is empty.
-pub(crate) fn to_diagnostics(input: Src<'_>, mut notes: Vec<Note>) -> Vec<Diagnostic> {
+pub(crate) fn to_diagnostics(input: Source<'_>, mut notes: Vec<Note>) -> Vec<Diagnostic> {
     // By span, stably: by end, then by start (positions past 4 GiB tie).
     sort_by_key32(&mut notes, |n| sat32(n.span.end));
     sort_by_key32(&mut notes, |n| sat32(n.span.start));
     notes.truncate(MAX_DIAGNOSTICS);
     let boundary = |mut o: usize| {
         o = o.min(input.len());
-        if let Src::Utf8(text) = input {
+        if let Source::Utf8(text) = input {
             while o > 0 && !text.is_char_boundary(o) {
                 o -= 1;
             }
@@ -174,14 +174,14 @@ pub(crate) fn to_diagnostics(input: Src<'_>, mut notes: Vec<Note>) -> Vec<Diagno
     sort_u64(&mut offsets);
     offsets.dedup();
     let units: Vec<usize> = match input {
-        Src::Utf8(text) => {
+        Source::Utf8(text) => {
             let mut cursor = Utf16Cursor::new(text);
             offsets
                 .iter()
                 .map(|&o| cursor.unit_at(boundary(o as usize)))
                 .collect()
         }
-        Src::Utf16(_) => offsets.iter().map(|&o| boundary(o as usize)).collect(),
+        Source::Utf16(_) => offsets.iter().map(|&o| boundary(o as usize)).collect(),
     };
     let unit_of = |byte: usize| {
         offsets

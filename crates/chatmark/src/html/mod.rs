@@ -11,8 +11,8 @@ pub mod tokenizer;
 
 use crate::builder::FormattedBuilder;
 use crate::source::well_formed;
+use crate::source::{TypedSource, Unit};
 use crate::{Diagnostic, Formatted, FormattedUtf16};
-use tokenizer::{Input, Scan};
 
 /// Which tokenizer produces the token stream of HTML mode (H1).
 ///
@@ -73,7 +73,7 @@ pub fn parse_html(input: &str) -> Formatted {
 /// tokenizer, with no element and so no H6 boundary: its own text, with no runs and no
 /// diagnostics (H1, H2), and HTML mode skips the tokenizer and the semantics for it.
 /// The data state's own search (eight bytes at a time) answers it.
-fn is_text_only<U: Scan>(input: &[U]) -> bool {
+fn is_text_only<U: Unit>(input: &[U]) -> bool {
     U::find_special(input).is_none()
 }
 
@@ -124,16 +124,13 @@ fn parse_through_utf16(input: &str, notes: bool) -> (Formatted, Vec<Diagnostic>)
 /// Parses `input` (UTF-8 or UTF-16) into `out` (whose text is either) with this thread's
 /// scratch buffers (fresh ones if they are in use). html5ever's tokenizer reads UTF-8 only:
 /// UTF-16 input always goes through chatmark's own (the two agree on every input).
-fn parse_into<'a, T: Input<'a>>(
+fn parse_into<'a, T: TypedSource<'a>>(
     input: T,
     backend: Backend,
     notes: bool,
     mut out: FormattedBuilder,
-) -> (FormattedBuilder, Vec<Diagnostic>)
-where
-    T::Unit: Scan,
-{
-    let src = input.src();
+) -> (FormattedBuilder, Vec<Diagnostic>) {
+    let src = input.source();
     if is_text_only(input.units()) {
         out.plain(src);
         return (out, Vec::new());
@@ -145,7 +142,7 @@ where
         let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, notes, out);
         match (backend, src) {
             #[cfg(feature = "html5ever")]
-            (Backend::Html5ever, crate::source::Src::Utf8(s)) => {
+            (Backend::Html5ever, crate::source::Source::Utf8(s)) => {
                 html5ever_backend::tokenize(s, &mut sink)
             }
             _ => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
@@ -253,7 +250,7 @@ mod tests {
             taken += 1;
             let mut scratch = Scratch::default();
             let out = FormattedBuilder::with_capacity(0, 0);
-            let src = crate::source::Src::Utf8(&text);
+            let src = crate::source::Source::Utf8(&text);
             let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, true, out);
             tokenizer::tokenize_lean(text.as_str(), &mut sink, &mut scratch.tokenizer);
             let (f, diags) = sink.finish();

@@ -27,17 +27,16 @@ pub use super::html5ever_backend::tokenize as tokenize_html5ever;
 
 mod char_ref;
 mod comment;
-mod scan;
+pub(crate) mod scan;
 
 use super::names::Names;
 use super::token::{Attribute, StartTag, TokenSink};
-use crate::source::{Source, Src, Unit};
+use crate::source::{Source, TypedSource, Unit};
 use char_ref::char_ref;
 use comment::{after_gt, skip_comment};
 #[cfg(test)]
 use scan::find_special;
 use scan::{byte_at, name_byte};
-pub(crate) use scan::{Input, Scan};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
 ///
@@ -71,13 +70,11 @@ pub fn tokenize<S: TokenSink>(input: &str, sink: &mut S) {
 /// [`tokenize`] as HTML mode reads it, over a UTF-8 or UTF-16 source, with reused buffers:
 /// only the first `style` and `color` attribute values are decoded (others are empty) and
 /// duplicate attributes are kept (the semantics read the first of a name).
-pub(crate) fn tokenize_lean<'a, T: Input<'a>, S: Sink>(
+pub(crate) fn tokenize_lean<'a, T: TypedSource<'a>, S: Sink>(
     input: T,
     sink: &mut S,
     buffers: &mut Buffers,
-) where
-    T::Unit: Scan,
-{
+) {
     Tokenizer::new(input, buffers, true).run(sink);
 }
 
@@ -85,7 +82,7 @@ pub(crate) fn tokenize_lean<'a, T: Input<'a>, S: Sink>(
 /// source, which HTML mode's semantics copy without a slice of their own in either encoding.
 pub(crate) trait Sink {
     /// The literal text `from..to` of `src` (newlines preprocessed).
-    fn literal(&mut self, src: Src<'_>, from: usize, to: usize);
+    fn literal(&mut self, src: Source<'_>, from: usize, to: usize);
     /// A `\r` alone, which preprocessing makes a `\n`.
     fn newline(&mut self);
     /// As [`TokenSink::char_ref`].
@@ -100,7 +97,7 @@ pub(crate) trait Sink {
 struct Public<'s, S>(&'s mut S);
 
 impl<S: TokenSink> Sink for Public<'_, S> {
-    fn literal(&mut self, src: Src<'_>, from: usize, to: usize) {
+    fn literal(&mut self, src: Source<'_>, from: usize, to: usize) {
         self.0.text(&src.text(from, to));
     }
 
@@ -194,10 +191,7 @@ impl Buffers {
 }
 
 /// The tokenizer: the input and the buffers reused from tag to tag.
-struct Tokenizer<'a, 'b, T: Source<'a>>
-where
-    T::Unit: Scan,
-{
+struct Tokenizer<'a, 'b, T: TypedSource<'a>> {
     text: T,
     units: &'a [T::Unit],
     b: &'b mut Buffers,
@@ -210,10 +204,7 @@ where
     keep_value: bool,
 }
 
-impl<'a, 'b, T: Input<'a>> Tokenizer<'a, 'b, T>
-where
-    T::Unit: Scan,
-{
+impl<'a, 'b, T: TypedSource<'a>> Tokenizer<'a, 'b, T> {
     fn new(text: T, b: &'b mut Buffers, lean: bool) -> Self {
         Tokenizer {
             text,
@@ -285,7 +276,7 @@ where
 
     fn flush<S: Sink>(&self, sink: &mut S, a: usize, b: usize) {
         if a < b {
-            sink.literal(self.text.src(), a, b);
+            sink.literal(self.text.source(), a, b);
         }
     }
 
@@ -723,7 +714,7 @@ mod tests {
     }
 
     impl Sink for Record<'_> {
-        fn literal(&mut self, src: Src<'_>, from: usize, to: usize) {
+        fn literal(&mut self, src: Source<'_>, from: usize, to: usize) {
             let (a, b) = ((self.units)(from), (self.units)(to));
             self.log
                 .push(format!("text {a}..{b} {:?}", src.text(from, to)));

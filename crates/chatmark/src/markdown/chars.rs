@@ -3,7 +3,7 @@
 //! match; the rest by binary search in the generated tables of `unicode.rs`.
 
 use super::unicode::{PUNCTUATION, WHITESPACE};
-use crate::source::Src;
+use crate::source::Source;
 
 /// The class of the character next to a delimiter run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub(crate) fn class(c: char) -> Class {
 }
 
 /// Class of the character before `pos`, or whitespace at the start of the line content.
-pub(super) fn before(src: Src<'_>, pos: usize, line_start: usize) -> Class {
+pub(super) fn before(src: Source<'_>, pos: usize, line_start: usize) -> Class {
     // ASCII (most neighbours of markup) without decoding
     match src.byte(pos.wrapping_sub(1)) {
         Some(b) if b < 0x80 && pos > line_start => class(char::from(b)),
@@ -58,7 +58,7 @@ pub(super) fn before(src: Src<'_>, pos: usize, line_start: usize) -> Class {
 }
 
 /// Class of the character at `pos`, or whitespace at the end of the line content.
-pub(super) fn after(src: Src<'_>, pos: usize, line_end: usize) -> Class {
+pub(super) fn after(src: Source<'_>, pos: usize, line_end: usize) -> Class {
     match src.byte(pos) {
         Some(b) if b < 0x80 && pos < line_end => class(char::from(b)),
         _ => src

@@ -9,7 +9,7 @@ use super::chars::{self, Class};
 use super::lines::Line;
 use super::syntax::INLINE_TABLE;
 use crate::sort::sat32;
-use crate::source::{units, Src, Unit};
+use crate::source::{units, Source, Unit};
 use crate::vocab::{Spelling, Tag};
 
 /// What the tokenizer reports, in source order: only markup, never plain text (code spans,
@@ -55,7 +55,7 @@ impl<'v> Backticks<'v> {
 
     /// Indexes the runs from `from` (in the current line, which ends at `current_end`) to
     /// the end of the paragraph, whose later lines are `rest`.
-    fn build(&mut self, src: Src<'_>, from: usize, current_end: usize, rest: &[Line]) {
+    fn build(&mut self, src: Source<'_>, from: usize, current_end: usize, rest: &[Line]) {
         self.built = true;
         let mut add = |start: usize, end: usize| {
             let mut i = start;
@@ -86,7 +86,7 @@ impl<'v> Backticks<'v> {
 
 /// Tokenizes the paragraph made of `lines` (consecutive text lines), reporting to `sink`.
 pub(super) fn paragraph(
-    src: Src<'_>,
+    src: Source<'_>,
     lines: &[Line],
     ticks: &mut Backticks<'_>,
     sink: &mut impl Sink,
@@ -175,7 +175,11 @@ pub(super) fn paragraph(
 
 /// Reads `{name}`, `{/name}`, `<name>` or `</name>` at `i` (I3): its length, tag, spelling
 /// and whether it closes.
-pub(super) fn tag_at(src: Src<'_>, i: usize, end: usize) -> Option<(usize, Tag, Spelling, bool)> {
+pub(super) fn tag_at(
+    src: Source<'_>,
+    i: usize,
+    end: usize,
+) -> Option<(usize, Tag, Spelling, bool)> {
     units!(src, u => tag_in(u, i, end))
 }
 

@@ -4,7 +4,7 @@
 //! both later passes walk.
 
 use crate::sort::sat32;
-use crate::source::Src;
+use crate::source::Source;
 use crate::{StyleCode, StyleSet};
 
 /// What a line is, for grouping into regions and paragraphs.
@@ -46,7 +46,7 @@ impl Line {
 
 /// Reads every line of `src` into `out` (cleared first), in order. One copy for both
 /// encodings: only the newline search runs over every unit, and it is the source's.
-pub(super) fn read_lines(src: Src<'_>, out: &mut Vec<Line>) {
+pub(super) fn read_lines(src: Source<'_>, out: &mut Vec<Line>) {
     out.clear();
     let len = src.len();
     let mut start = 0;
@@ -93,7 +93,7 @@ pub(super) fn read_lines(src: Src<'_>, out: &mut Vec<Line>) {
 /// The content of one raw line (before its break): positions relative to its start.
 #[derive(Clone, Copy)]
 struct Raw<'a> {
-    src: Src<'a>,
+    src: Source<'a>,
     start: usize,
     end: usize,
 }
@@ -204,7 +204,7 @@ fn prefix(raw: Raw<'_>) -> (usize, StyleSet) {
 mod tests {
     use super::*;
 
-    fn raw(src: Src<'_>) -> Raw<'_> {
+    fn raw(src: Source<'_>) -> Raw<'_> {
         Raw {
             src,
             start: 0,
@@ -213,10 +213,10 @@ mod tests {
     }
 
     fn pre(s: &str) -> (usize, Vec<&'static str>) {
-        let (n, c) = prefix(raw(Src::Utf8(s)));
+        let (n, c) = prefix(raw(Source::Utf8(s)));
         let units: Vec<u16> = s.encode_utf16().collect();
         assert_eq!(
-            prefix(raw(Src::Utf16(&units))),
+            prefix(raw(Source::Utf16(&units))),
             (n, c),
             "UTF-16 reads {s:?} alike"
         );
@@ -224,11 +224,11 @@ mod tests {
     }
 
     fn opens(s: &str) -> Option<usize> {
-        opens_fence(raw(Src::Utf8(s)))
+        opens_fence(raw(Source::Utf8(s)))
     }
 
     fn closes(s: &str, open: usize) -> bool {
-        closes_fence(raw(Src::Utf8(s)), open)
+        closes_fence(raw(Source::Utf8(s)), open)
     }
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
     #[test]
     fn lines_keep_crlf_in_break() {
         let mut l = Vec::new();
-        read_lines(Src::Utf8("a\r\n\r\nb\rc"), &mut l);
+        read_lines(Source::Utf8("a\r\n\r\nb\rc"), &mut l);
         assert_eq!(l.len(), 3);
         assert_eq!((l[0].content(), l[0].end()), ((0, 1), 3));
         assert_eq!(l[1].kind, LineKind::Blank);

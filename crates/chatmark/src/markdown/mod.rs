@@ -1,5 +1,5 @@
 //! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7) over a UTF-8 or UTF-16 source
-//! ([`Src`]), in three passes. The line pass reads every line once into a record (prefix,
+//! ([`Source`]), in three passes. The line pass reads every line once into a record (prefix,
 //! fence, blank). The analysis pass tokenizes each paragraph into the online emphasis
 //! matcher (I4–I6) and pairs the tags of each region (I3), leaving one [`Mark`] (8 bytes)
 //! per markup token: delimiter runs with the pairs they take part in, tags with their
@@ -19,7 +19,7 @@ mod unicode;
 
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
-use crate::source::{well_formed, Src};
+use crate::source::{well_formed, Source};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span};
 use crate::vocab::{Spelling, Tag};
@@ -44,7 +44,7 @@ use lines::{Line, LineKind};
 /// ```
 pub fn parse_markdown(input: &str) -> Formatted {
     let mut out = FormattedBuilder::with_capacity(input.len(), 0);
-    parse(Src::Utf8(input), false, &mut out);
+    parse(Source::Utf8(input), false, &mut out);
     out.finish()
 }
 
@@ -60,7 +60,7 @@ pub fn parse_markdown(input: &str) -> Formatted {
 /// assert_eq!((diags[0].start, diags[0].len), (1, 6));
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
-    let src = Src::Utf8(input);
+    let src = Source::Utf8(input);
     let mut out = FormattedBuilder::with_capacity(input.len(), 0);
     let notes = parse(src, true, &mut out);
     (out.finish(), to_diagnostics(src, notes))
@@ -103,7 +103,7 @@ pub fn parse_markdown_utf16(input: &[u16]) -> FormattedUtf16 {
 pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
     let input = well_formed(input);
     FormattedBuilder::utf16_into(out, input.len(), |mut b| {
-        parse(Src::Utf16(&input), false, &mut b);
+        parse(Source::Utf16(&input), false, &mut b);
         b
     });
 }
@@ -120,7 +120,7 @@ pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
 /// ```
 pub fn parse_markdown_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
     let input = well_formed(input);
-    let src = Src::Utf16(&input);
+    let src = Source::Utf16(&input);
     let (mut out, mut notes) = (FormattedUtf16::default(), Vec::new());
     FormattedBuilder::utf16_into(&mut out, input.len(), |mut b| {
         notes = parse(src, true, &mut b);
@@ -186,7 +186,7 @@ thread_local! {
 
 /// Parses `src` into `out` with this thread's scratch buffers (fresh ones if they are in
 /// use); diagnostics are collected only when `notes` is asked for.
-fn parse(src: Src<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
+fn parse(src: Source<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
     if plain::is_plain(src) {
         out.plain(src);
         return Vec::new();
@@ -199,7 +199,12 @@ fn parse(src: Src<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
     found
 }
 
-fn run(src: Src<'_>, s: &mut Scratch, want_notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
+fn run(
+    src: Source<'_>,
+    s: &mut Scratch,
+    want_notes: bool,
+    out: &mut FormattedBuilder,
+) -> Vec<Note> {
     // Marks hold 32-bit positions: a message past 4 GiB (far beyond any limit) stays text.
     if u32::try_from(src.len()).is_err() {
         out.push_src(src, 0, src.len(), StyleSet::EMPTY);
@@ -255,7 +260,7 @@ fn run(src: Src<'_>, s: &mut Scratch, want_notes: bool, out: &mut FormattedBuild
 /// tags into the scratch marks; returns the number of runs the emission pass most likely
 /// writes (one per pair, per line with line codes and per verbatim line, one more), so the
 /// result is allocated once; nested pairs may need more, and the vector then grows.
-fn analyze(src: Src<'_>, s: &mut Scratch) -> usize {
+fn analyze(src: Source<'_>, s: &mut Scratch) -> usize {
     let mut bound = 1usize;
     let mut ticks = core::mem::take(&mut s.ticks);
     let lines = core::mem::take(&mut s.lines);
@@ -331,7 +336,7 @@ impl Sink for Analyze<'_> {
 
 /// The emission pass: the inline state (1.3) and the output.
 struct Emit<'a, 's, 'o> {
-    src: Src<'a>,
+    src: Source<'a>,
     out: &'o mut FormattedBuilder,
     s: &'s mut Scratch,
     /// Index of the next mark.

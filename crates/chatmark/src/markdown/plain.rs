@@ -12,11 +12,11 @@
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
 use super::syntax::{CLASS, INLINE, PREFIX};
-use crate::source::{units, Src, Unit};
+use crate::source::{units, Source, Unit};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics.
-pub(super) fn is_plain(input: Src<'_>) -> bool {
+pub(super) fn is_plain(input: Source<'_>) -> bool {
     units!(input, u => plain(u))
 }
 
@@ -36,7 +36,7 @@ fn plain<U: Unit>(input: &[U]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_plain;
-    use crate::source::Src;
+    use crate::source::Source;
 
     /// Every message the fast path takes gives the same result through both passes: its
     /// own text, no runs, no diagnostics. Random messages from bytes that are markup only
@@ -57,12 +57,12 @@ mod tests {
         let mut taken = 0;
         for _ in 0..20_000 {
             let text = rng.text(24, &pieces, &inline, 13);
-            if !is_plain(Src::Utf8(&text)) {
+            if !is_plain(Source::Utf8(&text)) {
                 continue;
             }
             taken += 1;
             let mut out = crate::builder::FormattedBuilder::with_capacity(0, 0);
-            let src = Src::Utf8(&text);
+            let src = Source::Utf8(&text);
             let notes =
                 super::super::run(src, &mut super::super::Scratch::default(), true, &mut out);
             let f = out.finish();
@@ -83,17 +83,17 @@ mod tests {
             "x - y + 1 # 2 > 0",
             "é😀\n中",
         ] {
-            assert!(is_plain(Src::Utf8(plain)), "{plain:?}");
+            assert!(is_plain(Source::Utf8(plain)), "{plain:?}");
             let units: Vec<u16> = plain.encode_utf16().collect();
-            assert!(is_plain(Src::Utf16(&units)), "{plain:?}");
+            assert!(is_plain(Source::Utf16(&units)), "{plain:?}");
         }
         for markup in [
             "a*b", "a_b", "a~b", "a`b", "a\\b", "a{b", "a<b", " a", "a\n b", "> q", "a\n>q", "# h",
             "#tag", "- x", "+ x", "1. x", "a\n2024", "\n  \n",
         ] {
-            assert!(!is_plain(Src::Utf8(markup)), "{markup:?}");
+            assert!(!is_plain(Source::Utf8(markup)), "{markup:?}");
             let units: Vec<u16> = markup.encode_utf16().collect();
-            assert!(!is_plain(Src::Utf16(&units)), "{markup:?}");
+            assert!(!is_plain(Source::Utf16(&units)), "{markup:?}");
         }
     }
 }

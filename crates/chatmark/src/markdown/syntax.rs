@@ -34,7 +34,7 @@ pub(super) static CLASS: [u8; 256] = {
     t
 };
 
-/// Whether `b` may begin an inline construct, as a table for [`crate::source::Src::find_in`].
+/// Whether `b` may begin an inline construct, as a table for [`crate::source::Source::find_in`].
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.
 #[allow(clippy::indexing_slicing)]
 pub(super) static INLINE_TABLE: [bool; 256] = {

@@ -70,7 +70,7 @@ use super::tokenizer::Sink;
 use crate::builder::FormattedBuilder;
 use crate::msg::msg;
 use crate::sort::sat32;
-use crate::source::{units, Src, Unit};
+use crate::source::{units, Source, Unit};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet};
@@ -220,7 +220,7 @@ fn count_lt_nl<U: Unit + PartialEq + From<u8>>(units: &[U]) -> (usize, usize) {
 /// The HTML-mode semantics (spec section 3) as a [`TokenSink`].
 #[derive(Debug)]
 pub(crate) struct Semantics<'a, 's> {
-    input: Src<'a>,
+    input: Source<'a>,
     out: Out,
     s: &'s mut Scratch,
     list_depth: usize,
@@ -254,7 +254,7 @@ impl<'a, 's> Semantics<'a, 's> {
     /// Semantics for `input` over `scratch` (emptied first), writing into `out`; diagnostics
     /// are collected when `want_notes`.
     pub(crate) fn new(
-        input: Src<'a>,
+        input: Source<'a>,
         scratch: &'s mut Scratch,
         want_notes: bool,
         mut out: FormattedBuilder,
@@ -388,13 +388,13 @@ impl<'a, 's> Semantics<'a, 's> {
     }
 
     /// Whitespace `a..b` of `src` (ASCII, H6) joins the pending run.
-    fn space(&mut self, src: Src<'_>, a: usize, b: usize, droppable: bool) {
+    fn space(&mut self, src: Source<'_>, a: usize, b: usize, droppable: bool) {
         let start = sat32(self.s.pending_text.len());
         let text = &mut self.s.pending_text;
         match src {
-            Src::Utf8(t) => text.push_str(t.get(a..b).unwrap_or_default()),
+            Source::Utf8(t) => text.push_str(t.get(a..b).unwrap_or_default()),
             // H6 whitespace is ASCII
-            Src::Utf16(u) => text.extend(
+            Source::Utf16(u) => text.extend(
                 u.get(a..b)
                     .unwrap_or_default()
                     .iter()
@@ -440,7 +440,7 @@ impl<'a, 's> Semantics<'a, 's> {
                         need_newline = false;
                     }
                     let has_line = style.without_line_codes() != style;
-                    let text = Src::Utf8(&s.pending_text);
+                    let text = Source::Utf8(&s.pending_text);
                     self.out
                         .push(text, start as usize, end as usize, style, has_line);
                 }
@@ -456,7 +456,7 @@ impl<'a, 's> Semantics<'a, 's> {
 
     /// Text `a..b` of `src`: whitespace joins the pending run, anything else is content.
     #[inline]
-    fn feed(&mut self, src: Src<'_>, a: usize, b: usize, typed: bool) {
+    fn feed(&mut self, src: Source<'_>, a: usize, b: usize, typed: bool) {
         let droppable = typed && self.pre_depth == 0;
         // Whitespace between two non-whitespace characters of one chunk can never reach a
         // boundary (H6: the walk stops at text), so only the chunk's edges go through the
@@ -645,7 +645,7 @@ impl<'a, 's> Semantics<'a, 's> {
 /// The first and one past the last unit of `a..b` of `src` that is not H6 whitespace, if
 /// any.
 #[inline]
-fn content_edges(src: Src<'_>, a: usize, b: usize) -> Option<(usize, usize)> {
+fn content_edges(src: Source<'_>, a: usize, b: usize) -> Option<(usize, usize)> {
     fn edges<U: Unit>(units: &[U], a: usize) -> Option<(usize, usize)> {
         let first = units.iter().position(|c| !is_space(c.byte()))?;
         let last = units.iter().rposition(|c| !is_space(c.byte()))?;
@@ -657,7 +657,7 @@ fn content_edges(src: Src<'_>, a: usize, b: usize) -> Option<(usize, usize)> {
 impl Semantics<'_, '_> {
     /// Typed text `a..b` of `src`.
     #[inline]
-    fn literal_text(&mut self, src: Src<'_>, mut a: usize, b: usize) {
+    fn literal_text(&mut self, src: Source<'_>, mut a: usize, b: usize) {
         if b <= a {
             return;
         }
@@ -674,12 +674,12 @@ impl Semantics<'_, '_> {
 
 impl Sink for Semantics<'_, '_> {
     #[inline]
-    fn literal(&mut self, src: Src<'_>, from: usize, to: usize) {
+    fn literal(&mut self, src: Source<'_>, from: usize, to: usize) {
         self.literal_text(src, from, to);
     }
 
     fn newline(&mut self) {
-        self.literal_text(Src::Utf8("\n"), 0, 1);
+        self.literal_text(Source::Utf8("\n"), 0, 1);
     }
 
     fn char_ref(&mut self, text: &str) {
@@ -698,7 +698,7 @@ impl Sink for Semantics<'_, '_> {
 impl TokenSink for Semantics<'_, '_> {
     #[inline]
     fn text(&mut self, text: &str) {
-        self.literal_text(Src::Utf8(text), 0, text.len());
+        self.literal_text(Source::Utf8(text), 0, text.len());
     }
 
     fn char_ref(&mut self, text: &str) {
@@ -706,7 +706,7 @@ impl TokenSink for Semantics<'_, '_> {
             return;
         }
         self.after_br = false;
-        self.feed(Src::Utf8(text), 0, text.len(), false);
+        self.feed(Source::Utf8(text), 0, text.len(), false);
     }
 
     fn start_tag(&mut self, tag: &StartTag<'_>) {

@@ -3,7 +3,7 @@
 //! `\n` is part of a line break; text is scanned for line breaks a word at a time.
 
 use crate::builder::FormattedBuilder;
-use crate::source::Src;
+use crate::source::Source;
 use crate::swar::{load8, word_units, zero_bytes, LO};
 use crate::StyleSet;
 
@@ -40,7 +40,7 @@ impl Out {
     /// Appends `a..b` of `src` with `style`; `has_line` says whether `style` has line codes.
     pub(super) fn push(
         &mut self,
-        src: Src<'_>,
+        src: Source<'_>,
         a: usize,
         b: usize,
         style: StyleSet,
@@ -48,7 +48,7 @@ impl Out {
     ) {
         let breaks = match src {
             // a UTF-16 builder counts the units as it writes them
-            Src::Utf8(s) if !self.b.writes_utf16() => {
+            Source::Utf8(s) if !self.b.writes_utf16() => {
                 let s = s.get(a..b).unwrap_or_default();
                 let (units, breaks) = scan::<true>(s.as_bytes(), has_line);
                 if self.cr.is_none() && !breaks {
@@ -57,8 +57,10 @@ impl Out {
                 }
                 breaks
             }
-            Src::Utf8(s) => scan::<false>(s.get(a..b).unwrap_or_default().as_bytes(), has_line).1,
-            Src::Utf16(u) => {
+            Source::Utf8(s) => {
+                scan::<false>(s.get(a..b).unwrap_or_default().as_bytes(), has_line).1
+            }
+            Source::Utf16(u) => {
                 let nl = if has_line { 0x0a } else { 0x0d };
                 let units = u.get(a..b).unwrap_or_default();
                 units.iter().any(|&c| c == 0x0d || c == nl)
@@ -72,7 +74,7 @@ impl Out {
     }
 
     #[inline(never)]
-    pub(super) fn push_lines(&mut self, src: Src<'_>, a: usize, b: usize, style: StyleSet) {
+    pub(super) fn push_lines(&mut self, src: Source<'_>, a: usize, b: usize, style: StyleSet) {
         let mut at = a;
         while at < b {
             // one search for either: two would each rescan the rest of the text (L1)

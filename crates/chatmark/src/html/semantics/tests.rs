@@ -81,7 +81,7 @@ fn html_diagnostic_spans_inside_a_character_round_down() {
     let input = "\u{e9}\u{1F600}x";
     let mut scratch = Scratch::default();
     let mut sem = Semantics::new(
-        Src::Utf8(input),
+        Source::Utf8(input),
         &mut scratch,
         true,
         FormattedBuilder::with_capacity(0, 0),
@@ -173,7 +173,7 @@ fn html_never_panics_on_token_sequences() {
         let input: String = (0..24).map(|_| rng.pick(&TEXT)).collect();
         let mut scratch = Scratch::default();
         let mut sem = Semantics::new(
-            Src::Utf8(&input),
+            Source::Utf8(&input),
             &mut scratch,
             true,
             FormattedBuilder::with_capacity(0, 0),

@@ -1,8 +1,9 @@
 //! Reading the input: the data state's search for `<`, `&` and `\r` a word at a time
-//! (SWAR), the fast test of tag-name bytes, and the two encodings as [`Input`] (UTF-8, or
-//! UTF-16 units decoded into names and values on demand).
+//! (SWAR), the fast test of tag-name bytes, and the copying of names and values out of
+//! either encoding (UTF-16 units decoded on demand) for
+//! [`TypedSource`](crate::source::TypedSource).
 
-use crate::source::{Source, Unit};
+use crate::source::Unit;
 use crate::swar::{load8, zero_bytes, LO};
 
 /// The `0x80` bits of the bytes of `w` that are `<`, `&` or `\r` (exact up to the first).
@@ -30,24 +31,6 @@ const NAME_BYTE: [bool; 256] = {
 #[inline(always)]
 pub(super) fn name_byte(b: u8) -> bool {
     NAME_BYTE.get(usize::from(b)).copied().unwrap_or(false)
-}
-
-/// The data state's search, per unit type.
-pub(crate) trait Scan: Unit {
-    /// Index of the first `<`, `&` or `\r` in `hay`: the units the data state stops at.
-    fn find_special(hay: &[Self]) -> Option<usize>;
-}
-
-impl Scan for u8 {
-    fn find_special(hay: &[u8]) -> Option<usize> {
-        find_special(hay)
-    }
-}
-
-impl Scan for u16 {
-    fn find_special(hay: &[u16]) -> Option<usize> {
-        hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
-    }
 }
 
 /// Index of the first `<`, `&` or `\r` in `hay`: the bytes the data state stops at. Eight
@@ -80,76 +63,12 @@ pub(crate) fn find_special(hay: &[u8]) -> Option<usize> {
     }
 }
 
-/// The tokenizer's input: a [`Source`] whose names and values are copied out by the input's
-/// own type, so that a wasm holding only the UTF-16 tokenizer holds no UTF-8 copy code.
-pub(crate) trait Input<'a>: Source<'a>
-where
-    Self::Unit: Scan,
-{
-    /// Appends the text `a..b` to `out`.
-    fn push_text(self, a: usize, b: usize, out: &mut String);
-    /// Appends the text `a..b` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute
-    /// names).
-    fn push_name(self, a: usize, b: usize, out: &mut String);
-    /// Appends the text `a..b` with NUL becoming U+FFFD (attribute values; no `\r` in it).
-    fn push_value(self, a: usize, b: usize, out: &mut String);
-    /// The name `a..b` (ASCII letters and digits) as a `&str`: a slice of UTF-8 input, or
-    /// UTF-16 input's copied into `buf`.
-    fn ascii_name<'s>(self, a: usize, b: usize, buf: &'s mut String) -> &'s str
-    where
-        'a: 's;
-}
-
-impl<'a> Input<'a> for &'a str {
-    fn push_text(self, a: usize, b: usize, out: &mut String) {
-        out.push_str(self.get(a..b).unwrap_or_default());
-    }
-
-    fn push_name(self, a: usize, b: usize, out: &mut String) {
-        push_name(out, self.get(a..b).unwrap_or_default());
-    }
-
-    fn push_value(self, a: usize, b: usize, out: &mut String) {
-        push_value(out, self.get(a..b).unwrap_or_default());
-    }
-
-    fn ascii_name<'s>(self, a: usize, b: usize, _buf: &'s mut String) -> &'s str
-    where
-        'a: 's,
-    {
-        self.get(a..b).unwrap_or_default()
-    }
-}
-
-impl<'a> Input<'a> for &'a [u16] {
-    fn push_text(self, a: usize, b: usize, out: &mut String) {
-        decode_into(self, a, b, out, false, false);
-    }
-
-    fn push_name(self, a: usize, b: usize, out: &mut String) {
-        decode_into(self, a, b, out, true, true);
-    }
-
-    fn push_value(self, a: usize, b: usize, out: &mut String) {
-        decode_into(self, a, b, out, false, true);
-    }
-
-    fn ascii_name<'s>(self, a: usize, b: usize, buf: &'s mut String) -> &'s str
-    where
-        'a: 's,
-    {
-        buf.clear();
-        decode_into(self, a, b, buf, false, false);
-        buf
-    }
-}
-
 /// Appends the characters of units `a..b` to `out`, ASCII-lowercased when `lower` (names),
 /// NUL read as U+FFFD when `nul` (names and values); a lone surrogate, which well-formed
 /// input has none of, reads as U+FFFD. Runs of other ASCII (names and most values) go
 /// through a byte buffer, a `push_str` per run: pushing character by character was a sixth
 /// of `parseHtml` in the npm package.
-pub(super) fn decode_into(
+pub(crate) fn decode_into(
     units: &[u16],
     a: usize,
     b: usize,
@@ -188,7 +107,7 @@ pub(super) fn decode_into(
 }
 
 /// Appends `s` to `out` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute names).
-pub(super) fn push_name(out: &mut String, s: &str) {
+pub(crate) fn push_name(out: &mut String, s: &str) {
     if !s.bytes().any(|b| b == 0 || b.is_ascii_uppercase()) {
         out.push_str(s);
         return;
@@ -202,7 +121,7 @@ pub(super) fn push_name(out: &mut String, s: &str) {
 }
 
 /// Appends `s` to `out` with NUL becoming U+FFFD (attribute values; `s` holds no `\r`).
-pub(super) fn push_value(out: &mut String, s: &str) {
+pub(crate) fn push_value(out: &mut String, s: &str) {
     let mut parts = s.split('\0');
     if let Some(first) = parts.next() {
         out.push_str(first);
