@@ -8,8 +8,9 @@
 //! fields of client runs). Results are left in two output buffers, `u32` words (runs as
 //! `(start, len, code mask)` triples, string slices as `(offset, len)`) and UTF-16 units
 //! (the text and messages), which the wrapper reads through typed-array views over wasm
-//! memory and turns into plain objects. [`head`] is the address of ten words saying where
-//! those buffers are now (they move when they grow).
+//! memory and turns into plain objects. [`head`] is the address of the boundary's words
+//! ([`layout`]): where those buffers are now (they move when they grow), and the request
+//! `resolve` reads.
 //!
 //! What needs JSON (`resolveJsonl`, the `chatmark-jsonl` bin) parses it in JS and calls the
 //! same typed exports, so neither serde nor serde_json is in the wasm.
@@ -52,10 +53,10 @@ pub const ERROR: u32 = 1;
 /// which is HTML, and this build has no HTML mode.
 pub const UNSUPPORTED: u32 = 2;
 
-/// Where the buffers are: input bytes (address, capacity), input numbers (address,
-/// capacity in `f64`s), output words (address, count), output UTF-16 units (address, count),
-/// input UTF-16 units (address, capacity).
-static HEAD: [AtomicU32; 10] = [const { AtomicU32::new(0) }; 10];
+pub mod layout;
+
+/// The boundary's words, named in [`layout`]: where the buffers are, and the resolve request.
+static HEAD: [AtomicU32; layout::COUNT] = [const { AtomicU32::new(0) }; layout::COUNT];
 
 /// The buffers of the boundary, reused from call to call.
 struct Io {
@@ -93,6 +94,10 @@ fn set_head(k: usize, v: u32) {
     }
 }
 
+fn get_head(k: usize) -> u32 {
+    HEAD.get(k).map_or(0, |h| h.load(Ordering::Relaxed))
+}
+
 /// Runs `f` on the buffers and publishes where the outputs are.
 fn with_io(f: impl FnOnce(&mut Io) -> u32) -> u32 {
     IO.try_with(|io| {
@@ -102,16 +107,15 @@ fn with_io(f: impl FnOnce(&mut Io) -> u32) -> u32 {
         io.out.clear();
         io.out16.clear();
         let status = f(&mut io);
-        set_head(4, word(io.out.as_ptr() as usize));
-        set_head(5, word(io.out.len()));
-        set_head(6, word(io.out16.as_ptr() as usize));
-        set_head(7, word(io.out16.len()));
+        set_head(layout::OUT_PTR, word(io.out.as_ptr() as usize));
+        set_head(layout::OUT_LEN, word(io.out.len()));
+        set_head(layout::OUT16_PTR, word(io.out16.as_ptr() as usize));
         status
     })
     .unwrap_or(ERROR)
 }
 
-/// The address of the ten head words (see the crate docs).
+/// The address of the boundary's words ([`layout`]).
 #[wasm_bindgen]
 pub fn head() -> u32 {
     word(HEAD.as_ptr() as usize)
@@ -134,12 +138,12 @@ pub fn reserve(bytes: u32, nums: u32, units: u32) {
             if io.units.len() < u {
                 io.units.resize(u, 0);
             }
-            set_head(0, word(io.bytes.as_ptr() as usize));
-            set_head(1, word(io.bytes.len()));
-            set_head(2, word(io.nums.as_ptr() as usize));
-            set_head(3, word(io.nums.len()));
-            set_head(8, word(io.units.as_ptr() as usize));
-            set_head(9, word(io.units.len()));
+            set_head(layout::IN_PTR, word(io.bytes.as_ptr() as usize));
+            set_head(layout::IN_CAP, word(io.bytes.len()));
+            set_head(layout::NUM_PTR, word(io.nums.as_ptr() as usize));
+            set_head(layout::NUM_CAP, word(io.nums.len()));
+            set_head(layout::UNIT_PTR, word(io.units.as_ptr() as usize));
+            set_head(layout::UNIT_CAP, word(io.units.len()));
         }
     });
 }
@@ -391,55 +395,72 @@ fn field<T>(tag: u32, value: impl FnOnce() -> T) -> Field<T> {
     }
 }
 
-/// A limit from JS: negative (or NaN) for the default, else the count (`0` lifts it).
-fn limit(v: f64, default: usize) -> usize {
-    if v >= 0.0 {
-        v as usize
-    } else {
-        default
+/// A `sendMessage` body as JS has read it from the JSON value, with the options of the
+/// call: written by JS into the head's request words (`layout::REQ_*`) before it calls
+/// [`resolve`].
+struct ResolveRequest {
+    /// Check `chat_id` (R5).
+    check_chat_id: bool,
+    /// `chat_id` is a non-empty string or an integer.
+    chat_ok: bool,
+    /// `text`'s tag ([`field`]) and its length, the first input bytes.
+    text: (u32, usize),
+    /// `parse_mode`'s tag and its length, the input bytes after the text.
+    mode: (u32, usize),
+    /// `text_styles`' tag and the number of runs in the input numbers.
+    styles: (u32, usize),
+    /// The limits (`u32::MAX` in a word for the default, `0` lifting the limit).
+    limits: Limits,
+    /// Report diagnostics.
+    diagnostics: bool,
+}
+
+impl ResolveRequest {
+    /// The request JS has written into the head.
+    fn read() -> Self {
+        let n = |k| get_head(k) as usize;
+        let defaults = Limits::default();
+        let limit = |k, default| match get_head(k) {
+            u32::MAX => default,
+            v => v as usize,
+        };
+        ResolveRequest {
+            check_chat_id: get_head(layout::REQ_CHECK_CHAT_ID) != 0,
+            chat_ok: get_head(layout::REQ_CHAT_OK) != 0,
+            text: (get_head(layout::REQ_TEXT_TAG), n(layout::REQ_TEXT_LEN)),
+            mode: (get_head(layout::REQ_MODE_TAG), n(layout::REQ_MODE_LEN)),
+            styles: (get_head(layout::REQ_STYLES_TAG), n(layout::REQ_N_RUNS)),
+            limits: Limits {
+                max_text_len: limit(layout::REQ_MAX_TEXT_LEN, defaults.max_text_len),
+                max_text_styles: limit(layout::REQ_MAX_TEXT_STYLES, defaults.max_text_styles),
+            },
+            diagnostics: get_head(layout::REQ_DIAGNOSTICS) != 0,
+        }
     }
 }
 
-/// Resolves a `sendMessage` body (R1–R8; R5 only when `check_chat_id`) whose fields JS has
-/// read from the JSON value: `chat_ok` whether `chat_id` is a non-empty string or an integer;
-/// `text` (tag, the first `text_len` input bytes), `parse_mode` (tag, the next `mode_len`
-/// bytes), `text_styles` (tag, `n_runs` runs as [`normalize`] reads them). The limits are
-/// negative for the defaults. [`OK`] with the result (as `put_formatted` leaves it, "unchanged"
-/// meaning the input text), [`ERROR`] with the error, or [`UNSUPPORTED`].
-#[allow(clippy::too_many_arguments)]
+/// Resolves the `sendMessage` body of the [`ResolveRequest`] in the head (R1–R8; R5 only
+/// when asked): `text` and `parse_mode` in the input bytes, `text_styles` as [`normalize`]
+/// reads runs. [`OK`] with the result (as `put_formatted` leaves it, "unchanged" meaning the
+/// input text), [`ERROR`] with the error, or [`UNSUPPORTED`].
 #[wasm_bindgen]
-pub fn resolve(
-    check_chat_id: bool,
-    chat_ok: bool,
-    text_tag: u32,
-    text_len: u32,
-    mode_tag: u32,
-    mode_len: u32,
-    styles_tag: u32,
-    n_runs: u32,
-    max_text_len: f64,
-    max_text_styles: f64,
-    diagnostics: bool,
-) -> u32 {
+pub fn resolve() -> u32 {
+    let req = ResolveRequest::read();
     with_io(|io| {
         let bytes = core::mem::take(&mut io.bytes);
         let nums = core::mem::take(&mut io.nums);
-        let text = input_str(&bytes, 0, text_len as usize);
-        let mode = input_str(&bytes, text_len as usize, mode_len as usize);
-        let runs = field(styles_tag, || read_runs(&bytes, &nums, n_runs as usize));
-        let defaults = Limits::default();
-        let limits = Limits {
-            max_text_len: limit(max_text_len, defaults.max_text_len),
-            max_text_styles: limit(max_text_styles, defaults.max_text_styles),
-        };
+        let text = input_str(&bytes, 0, req.text.1);
+        let mode = input_str(&bytes, req.text.1, req.mode.1);
+        let runs = field(req.styles.0, || read_runs(&bytes, &nums, req.styles.1));
+        let (limits, diagnostics) = (req.limits, req.diagnostics);
         let mut body = SendMessage {
-            chat_id: if chat_ok {
+            chat_id: if req.chat_ok {
                 Field::Value(ChatId::Int(0))
             } else {
                 Field::Absent
             },
-            text: field(text_tag, || text),
-            parse_mode: field(mode_tag, || mode),
+            text: field(req.text.0, || text),
+            parse_mode: field(req.mode.0, || mode),
             text_styles: runs,
         };
         let html = matches!(body.parse_mode, Field::Value(m) if m.eq_ignore_ascii_case("html"));
@@ -449,7 +470,7 @@ pub fn resolve(
             body.parse_mode = Field::Absent;
             body.text_styles = Field::Absent;
         }
-        let result = if check_chat_id {
+        let result = if req.check_chat_id {
             chatmark::resolve(&body, &limits)
         } else {
             chatmark::resolve_text(&body, &limits)
@@ -520,6 +541,37 @@ mod tests {
 
     fn s(out16: &[u16], off: u32, len: u32) -> String {
         String::from_utf16_lossy(&out16[off as usize..(off + len) as usize])
+    }
+
+    /// Writes a resolve request into the head and resolves it, as the JS wrapper does:
+    /// tags and lengths of `text`, `parse_mode` and `text_styles`, and the two limits
+    /// (`u32::MAX` for the default).
+    fn request(
+        check_chat_id: bool,
+        chat_ok: bool,
+        text: (u32, u32),
+        mode: (u32, u32),
+        styles: (u32, u32),
+        limits: (u32, u32),
+        diagnostics: bool,
+    ) -> u32 {
+        let words = [
+            (layout::REQ_CHECK_CHAT_ID, u32::from(check_chat_id)),
+            (layout::REQ_CHAT_OK, u32::from(chat_ok)),
+            (layout::REQ_TEXT_TAG, text.0),
+            (layout::REQ_TEXT_LEN, text.1),
+            (layout::REQ_MODE_TAG, mode.0),
+            (layout::REQ_MODE_LEN, mode.1),
+            (layout::REQ_STYLES_TAG, styles.0),
+            (layout::REQ_N_RUNS, styles.1),
+            (layout::REQ_MAX_TEXT_LEN, limits.0),
+            (layout::REQ_MAX_TEXT_STYLES, limits.1),
+            (layout::REQ_DIAGNOSTICS, u32::from(diagnostics)),
+        ];
+        for (k, v) in words {
+            set_head(k, v);
+        }
+        resolve()
     }
 
     /// Puts `text` in the input units, as the JS wrapper does for markdown and HTML.
@@ -609,25 +661,41 @@ mod tests {
         let text = "x".repeat(5);
         let n = input(&text, &[]);
         assert_eq!(
-            resolve(true, false, 3, n, 0, 0, 0, 0, -1.0, -1.0, false),
+            request(
+                true,
+                false,
+                (3, n),
+                (0, 0),
+                (0, 0),
+                (u32::MAX, u32::MAX),
+                false
+            ),
             ERROR
         );
         let (out, out16) = output();
         assert_eq!(s(&out16, out[0], out[1]), "missing_chat_id");
         assert_eq!(s(&out16, out[2], out[3]), "chat_id");
         assert_eq!(
-            resolve(false, false, 3, n, 0, 0, 0, 0, 3.0, -1.0, false),
+            request(false, false, (3, n), (0, 0), (0, 0), (3, u32::MAX), false),
             ERROR
         );
         let (out, out16) = output();
         assert_eq!(s(&out16, out[0], out[1]), "text_too_long");
         assert_eq!(
-            resolve(false, false, 3, n, 0, 0, 0, 0, 0.0, -1.0, false),
+            request(false, false, (3, n), (0, 0), (0, 0), (0, u32::MAX), false),
             OK
         );
         assert_eq!(output().0, [u32::MAX, 0]);
         assert_eq!(
-            resolve(false, false, 1, 0, 0, 0, 0, 0, -1.0, -1.0, false),
+            request(
+                false,
+                false,
+                (1, 0),
+                (0, 0),
+                (0, 0),
+                (u32::MAX, u32::MAX),
+                false
+            ),
             ERROR
         );
         let (out, out16) = output();
@@ -637,7 +705,15 @@ mod tests {
     #[test]
     fn resolve_reads_the_mode_after_the_text_r2() {
         let n = input("<b>x</b>HTML", &[]);
-        let status = resolve(false, false, 3, n - 4, 3, 4, 0, 0, -1.0, -1.0, false);
+        let status = request(
+            false,
+            false,
+            (3, n - 4),
+            (3, 4),
+            (0, 0),
+            (u32::MAX, u32::MAX),
+            false,
+        );
         if cfg!(feature = "html") {
             assert_eq!(status, OK);
             assert_eq!(output().0, [1, 1, 0, 1, 1]);
@@ -647,7 +723,15 @@ mod tests {
         // text_empty comes before the mode, in either build
         let n = input("html", &[]);
         assert_eq!(
-            resolve(false, false, 3, 0, 3, n, 0, 0, -1.0, -1.0, false),
+            request(
+                false,
+                false,
+                (3, 0),
+                (3, n),
+                (0, 0),
+                (u32::MAX, u32::MAX),
+                false
+            ),
             ERROR
         );
         let (out, out16) = output();
