@@ -1,8 +1,9 @@
 // Benchmark of the npm package (marshalling included, results as plain objects) over the
-// shared corpus, beside markdown-it parsing the same markdown into its token stream in JS
-// with both its `commonmark` preset (plus strikethrough, the nearest to the dialect) and its
-// heavier `default` one; and chatmark's parseHtml over the corpus's HTML. Prints messages
-// per second, MB/s, the median of one call, and the ratios.
+// shared corpus, beside markdown-it 14.1.0 and 15.x parsing the same markdown into their
+// token streams in JS with the `commonmark` preset plus strikethrough (the nearest to the
+// dialect; 15.x also with its heavier `default` preset); and chatmark's parseHtml over the
+// corpus's HTML. Prints messages per second, MB/s, the median of one call, and the ratio to
+// the faster markdown-it (measure.mjs says how).
 //   node benches/node/bench.mjs [--quick]             (after `npm run build` in bindings/wasm)
 //   node benches/node/bench.mjs --browser [--quick]   the same in headless Chromium
 //                                                      (/usr/bin/chromium), browser entries
@@ -23,14 +24,22 @@ const quick = process.argv.includes('--quick');
 const passes = quick ? 3 : 25;
 
 if (!process.argv.includes('--browser')) {
-  const { default: MarkdownIt } = await import('markdown-it');
+  const peers = {
+    '14.1.0': (await import('markdown-it-14')).default,
+    '15.0.3': (await import('markdown-it')).default,
+  };
   const chatmark = await import('../../bindings/wasm/js/node.js');
   const markdown = await import('../../bindings/wasm/js/markdown-node.js');
-  runAll({ chatmark, markdown, MarkdownIt, corpus, passes, reps: 1, log: console.log });
+  runAll({ chatmark, markdown, peers, corpus, passes, reps: 1, log: console.log });
 } else {
   // Chromium rounds performance.now() to 5 µs even cross-origin isolated (served so, below):
   // each message is timed over 20 calls in a row for the median.
-  const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+  const TYPES = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.wasm': 'application/wasm',
+  };
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     const file = join(repo, path);
@@ -39,7 +48,11 @@ if (!process.argv.includes('--browser')) {
       return;
     }
     if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+      res.writeHead(200, {
+        'content-type': 'text/html',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+      });
       res.end('<!doctype html><meta charset="utf-8"><title>bench</title>');
       return;
     }
@@ -78,9 +91,20 @@ if (!process.argv.includes('--browser')) {
         const markdown = await import('/bindings/wasm/js/markdown-browser.js');
         await chatmark.default();
         await markdown.default();
-        const { default: MarkdownIt } = await import('/benches/node/node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs');
+        // 15.x ships an ES module for browsers; 14.1.0 only a UMD script, which sets `markdownit`
+        const { default: MarkdownIt15 } = await import(
+          '/benches/node/node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs'
+        );
+        await new Promise((loaded, failed) => {
+          const script = document.createElement('script');
+          script.src = '/benches/node/node_modules/markdown-it-14/dist/markdown-it.min.js';
+          script.onload = loaded;
+          script.onerror = failed;
+          document.head.append(script);
+        });
+        const peers = { '14.1.0': window.markdownit, '15.0.3': MarkdownIt15 };
         const { runAll } = await import('/benches/node/measure.mjs');
-        runAll({ chatmark, markdown, MarkdownIt, corpus, passes, reps: 20, log: console.log });
+        runAll({ chatmark, markdown, peers, corpus, passes, reps: 20, log: console.log });
       },
       { corpus, passes: Math.max(1, Math.round(passes / 5)) },
     );
