@@ -291,3 +291,61 @@ fn postgres_instances_starting_together_set_up_once() {
     let (store, _) = opened.into_iter().next().unwrap().unwrap();
     quota_assets(&store);
 }
+
+/// `sslmode=require` in the URL connects over TLS and verifies the server's certificate:
+/// against a private root given as `CHATMARK_EXTRA_ROOTS` it connects; with the default roots
+/// only, the same server is refused for its certificate, never used in the clear.
+#[test]
+fn postgres_over_tls_verifies_the_server() {
+    let mut root = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    root.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    root.distinguished_name
+        .push(rcgen::DnType::CommonName, "chatmark test database root");
+    root.key_usages = vec![
+        rcgen::KeyUsagePurpose::KeyCertSign,
+        rcgen::KeyUsagePurpose::DigitalSignature,
+    ];
+    let root =
+        rcgen::CertifiedIssuer::self_signed(root, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let leaf = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()])
+        .unwrap()
+        .signed_by(&key, &root)
+        .unwrap();
+    let Some(cluster) = support::postgres::Cluster::start_with_tls(
+        "tls",
+        Some((&leaf.pem(), &key.serialize_pem())),
+    ) else {
+        return;
+    };
+    cluster.create_db("tls");
+    let url = format!("{}?sslmode=require", cluster.url("tls"));
+    let roots = support::temp_path("db-roots.pem");
+    std::fs::write(&roots, root.pem()).unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+
+    let (trusting, _) = probe::client_config(Some(&roots)).unwrap();
+    let (store, _) = runtime
+        .block_on(postgres::PostgresStore::open(&url, None, &[], &trusting))
+        .expect("connects over TLS to a server the extra root vouches for");
+    assert!(store.add_message(&message("over tls")).unwrap() >= 1);
+
+    let (default_roots, _) = probe::client_config(None).unwrap();
+    let refused = runtime
+        .block_on(postgres::PostgresStore::open(
+            &url,
+            None,
+            &[],
+            &default_roots,
+        ))
+        .err()
+        .expect("an unknown issuer is refused");
+    assert!(
+        refused.contains("PostgreSQL database tls") && refused.to_lowercase().contains("cert"),
+        "{refused}"
+    );
+}

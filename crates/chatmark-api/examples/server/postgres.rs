@@ -87,10 +87,18 @@ fn backend(e: &tokio_postgres::Error) -> StoreError {
 /// The server's message for a database error (tokio-postgres's own display says only "db
 /// error" for those).
 fn describe(e: &tokio_postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{} ({})", db.message(), db.code().code()),
-        None => e.to_string(),
+    if let Some(db) = e.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
     }
+    // the causes too: "error performing TLS handshake" alone does not say the certificate
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 fn pool_error(e: &deadpool_postgres::PoolError) -> StoreError {

@@ -81,6 +81,12 @@ impl Cluster {
     /// Starts a cluster for the test `name`, or `None` (the test is skipped) when no
     /// PostgreSQL is installed and [`required`] is not set.
     pub fn start(name: &str) -> Option<Cluster> {
+        Cluster::start_with_tls(name, None)
+    }
+
+    /// [`Cluster::start`], the server also accepting TLS with the PEM certificate chain
+    /// and key of `tls` when given (`ssl=on`).
+    pub fn start_with_tls(name: &str, tls: Option<(&str, &str)>) -> Option<Cluster> {
         let Some(bin) = bindir() else {
             assert!(
                 !required(),
@@ -129,6 +135,20 @@ impl Cluster {
                 "--no-sync",
             ],
         );
+        let mut ssl = String::new();
+        if let Some((cert, key)) = tls {
+            for (file, pem) in [("server.crt", cert), ("server.key", key)] {
+                let path = cluster.dir.join("data").join(file);
+                std::fs::write(&path, pem).unwrap();
+                // PostgreSQL refuses a key that others may read
+                let owner_only = std::os::unix::fs::PermissionsExt::from_mode(0o600);
+                std::fs::set_permissions(&path, owner_only).unwrap();
+                if let Some((uid, gid)) = user {
+                    std::os::unix::fs::chown(&path, Some(uid), Some(gid)).unwrap();
+                }
+            }
+            ssl.push_str(" -c ssl=on");
+        }
         let log = cluster
             .dir
             .join("server.log")
@@ -139,7 +159,7 @@ impl Cluster {
             let options = format!(
                 "-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories='' \
                  -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-                 -c max_connections=200",
+                 -c max_connections=200{ssl}",
                 cluster.port
             );
             let started = cluster.try_run(
