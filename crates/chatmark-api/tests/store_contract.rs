@@ -219,6 +219,20 @@ fn sqlite_store_keeps_the_contract() {
     after_restart(&store, last);
 }
 
+/// A multi-threaded runtime, which the PostgreSQL store's blocking methods need to drive
+/// its connections, and the TLS roots of the server (Mozilla and system roots, plus the PEM
+/// file `extra_roots`).
+fn postgres_runtime(
+    extra_roots: Option<&std::path::Path>,
+) -> (tokio::runtime::Runtime, Arc<rustls::ClientConfig>) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    (runtime, probe::client_config(extra_roots).unwrap().0)
+}
+
 #[test]
 fn postgres_store_keeps_the_contract() {
     let Some(cluster) = support::postgres::Cluster::start("contract") else {
@@ -226,13 +240,7 @@ fn postgres_store_keeps_the_contract() {
     };
     cluster.create_db("contract");
     let url = cluster.url("contract");
-    // the store's blocking methods need a multi-threaded runtime to drive its connections
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let (tls, _) = probe::client_config(None).unwrap();
+    let (runtime, tls) = postgres_runtime(None);
     let open = || runtime.block_on(postgres::PostgresStore::open(&url, None, &[], &tls));
     let (store, notes) = open().unwrap();
     assert!(
@@ -266,12 +274,7 @@ fn postgres_instances_starting_together_set_up_once() {
     };
     cluster.create_db("setup");
     let url = cluster.url("setup");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let (tls, _) = probe::client_config(None).unwrap();
+    let (runtime, tls) = postgres_runtime(None);
     let starts: Vec<_> = (0..8)
         .map(|_| {
             let (url, tls) = (url.clone(), Arc::clone(&tls));
@@ -322,19 +325,13 @@ fn postgres_over_tls_verifies_the_server() {
     let url = format!("{}?sslmode=require", cluster.url("tls"));
     let roots = support::temp_path("db-roots.pem");
     std::fs::write(&roots, root.pem()).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-
-    let (trusting, _) = probe::client_config(Some(&roots)).unwrap();
+    let (runtime, trusting) = postgres_runtime(Some(&roots));
     let (store, _) = runtime
         .block_on(postgres::PostgresStore::open(&url, None, &[], &trusting))
         .expect("connects over TLS to a server the extra root vouches for");
     assert!(store.add_message(&message("over tls")).unwrap() >= 1);
 
-    let (default_roots, _) = probe::client_config(None).unwrap();
+    let default_roots = probe::client_config(None).unwrap().0;
     let refused = runtime
         .block_on(postgres::PostgresStore::open(
             &url,
