@@ -1649,4 +1649,12 @@ fn an_unreachable_postgres_database_stops_the_start() {
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("not a usable PostgreSQL URL"), "{stderr}");
     assert!(!stderr.contains("s3cret"), "{stderr}");
+    // a scheme in capitals is still a database server, never a SQLite file of that name
+    let (code, _, stderr) = start_example_expecting_exit(&[(
+        "CHATMARK_API_DB",
+        "POSTGRESQL://u@127.0.0.1:1/caps?connect_timeout=5",
+    )])
+    .unwrap();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("PostgreSQL"), "{stderr}");
 }

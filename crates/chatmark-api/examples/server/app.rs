@@ -122,7 +122,7 @@ impl Config {
         if let Ok(v) = std::env::var("CHATMARK_API_DB") {
             // an empty path would be SQLite's private temporary database: nothing kept
             if v.trim().is_empty() {
-                return Err("CHATMARK_API_DB is set but empty: give a database file (or :memory:), or unset it for chatmark-api.sqlite3".to_owned());
+                return Err("CHATMARK_API_DB is set but empty: give a postgres:// URL or a SQLite file (or :memory:), or unset it for chatmark-api.sqlite3".to_owned());
             }
             config.db = v;
         }

@@ -77,7 +77,9 @@ pub struct PostgresStore {
 
 /// Whether the `CHATMARK_API_DB` value names a PostgreSQL database (else a SQLite file).
 pub fn is_url(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
+    // a URL scheme is case-insensitive: POSTGRES://… is not a file name either
+    let scheme = |s: &str| db.get(..s.len()).is_some_and(|p| p.eq_ignore_ascii_case(s));
+    scheme("postgres://") || scheme("postgresql://")
 }
 
 fn backend(e: &tokio_postgres::Error) -> StoreError {
