@@ -1,10 +1,11 @@
-// The Node entry of `chatmark/markdown`: reads its .wasm and initialises at import.
+// The Node entry of `chatmark/markdown`: its wasm as base64 (no file read, so it works bundled),
+// instantiated at import.
 import { Buffer } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import b64 from '../pkg/chatmark_markdown_base64.js';
 import { initSync } from '../pkg/chatmark_markdown.js';
 import { markReady } from './markdown-api.js';
 
-markReady(initSync({ module: readFileSync(new URL('../pkg/chatmark_markdown_bg.wasm', import.meta.url)) }), { Buffer });
+markReady(initSync({ module: Buffer.from(b64, 'base64') }), { Buffer });
 
 export * from './markdown-api.js';
 
