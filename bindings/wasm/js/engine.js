@@ -669,20 +669,61 @@ export function createApi({ html, entry }) {
   };
 }
 
+/** An object to look into for the wasm: a plain one or a module namespace, not a Response. */
+const isBox = (v) => v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
 /**
- * The `init` of a browser entry: runs the wasm-bindgen initialiser `wbInit` once (with a URL,
- * Response, bytes or WebAssembly.Module, or its default fetch) and hands the exports to
- * `ready`; later calls return the same promise, and a failed fetch may be retried.
+ * What `init()` was given, as the wasm-bindgen initialiser takes it. A promise is awaited; a
+ * module namespace or `{default}` (what `import()` of an asset gives), wasm-bindgen's own
+ * `{module_or_path}` and `initSync`'s `{module}` are unwrapped; a Blob is read; a `file:` URL is
+ * read from disk where fetch cannot (Node: the browser entry under a test runner). Strings and
+ * URLs (fetched), Requests, Responses, bytes and WebAssembly.Modules go through as they are.
  */
-export function initOnce(wbInit, ready) {
+async function wasmSource(input) {
+  input = await input;
+  if (isBox(input)) {
+    const key = ['module_or_path', 'module', 'default'].find((k) => k in input);
+    if (key) return wasmSource(input[key]);
+  }
+  if (typeof Blob === 'function' && input instanceof Blob) return input.arrayBuffer();
+  const fs = globalThis.process?.getBuiltinModule?.('fs');
+  if (fs && (input instanceof URL || typeof input === 'string') && String(input).startsWith('file:')) {
+    return fs.readFileSync(new URL(input));
+  }
+  return input;
+}
+
+/**
+ * The `init` of a browser entry: runs the wasm-bindgen initialiser `wbInit` once, with what
+ * `init(input)` was given (see wasmSource), else what `fallback()` answers, else wbInit's own
+ * default (the .wasm beside the glue), and hands the exports to `ready`; later calls return the same promise, and a
+ * failed one may be retried.
+ */
+export function initOnce(wbInit, ready, fallback) {
   let pending;
   return function init(input) {
     if (!pending) {
-      pending = wbInit(input === undefined ? undefined : { module_or_path: input }).then(ready);
+      pending = wasmSource(input ?? fallback()).then((source) => wbInit({ module_or_path: source }).then(ready));
       pending.catch(() => {
         pending = undefined;
       });
     }
     return pending;
   };
+}
+
+/**
+ * The wasm a browser entry's `init()` fetches when given nothing, where wasm-bindgen's own
+ * default (the .wasm beside the glue) would miss it; `url` is that wasm as the entry sees it
+ * (`new URL('../pkg/….wasm', import.meta.url)`). Two places: a `file:` URL (the browser entry
+ * run by Node, as under a test runner: read from disk), and Vite's dev server, which pre-bundles
+ * the package into node_modules/.vite/deps/ without the files it fetches (vitejs/vite#8427): the
+ * URL then ends in /.vite/pkg/, and the package itself is node_modules/chatmark/. Elsewhere
+ * undefined: the glue's default, which bundlers rewrite to the wasm they emit.
+ */
+export function defaultWasm(url) {
+  if (url.protocol === 'file:') return url;
+  return /\/\.vite\/pkg\/[^/]*$/.test(url.pathname)
+    ? new URL(`../../chatmark/pkg/${url.pathname.split('/').pop()}`, url)
+    : undefined;
 }

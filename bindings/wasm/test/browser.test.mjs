@@ -85,3 +85,32 @@ test('the inline entry fetches nothing', { skip }, async () => {
   assert.ok(!fetched.some((u) => u.endsWith('.wasm')), fetched.join(' '));
   await p.close();
 });
+
+// What bundlers and people hand to init() (issue 24): each form in a fresh page, so that the
+// wasm-bindgen glue is not initialised already.
+const INIT_FORMS = {
+  'a URL': 'new URL("/pkg/chatmark_bg.wasm", location.href)',
+  'a string': '"/pkg/chatmark_bg.wasm"',
+  'a Response': 'await fetch("/pkg/chatmark_bg.wasm")',
+  'a promise of a Response': 'fetch("/pkg/chatmark_bg.wasm")',
+  'an ArrayBuffer': 'await (await fetch("/pkg/chatmark_bg.wasm")).arrayBuffer()',
+  'a Uint8Array': 'new Uint8Array(await (await fetch("/pkg/chatmark_bg.wasm")).arrayBuffer())',
+  'a WebAssembly.Module': 'await WebAssembly.compileStreaming(fetch("/pkg/chatmark_bg.wasm"))',
+  'a Blob': 'await (await fetch("/pkg/chatmark_bg.wasm")).blob()',
+  "wasm-bindgen's { module_or_path }": '({ module_or_path: "/pkg/chatmark_bg.wasm" })',
+  'a module namespace-like { default }': '({ default: "/pkg/chatmark_bg.wasm" })',
+};
+for (const [what, expr] of Object.entries(INIT_FORMS)) {
+  test(`init() takes ${what}`, { skip }, async () => {
+    const { p, errors } = await page();
+    const warnings = [];
+    p.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    const text = await p.evaluate(
+      `(async () => { const m = await import('/js/browser.js'); await m.init(${expr}); return m.parseMarkdown('**a**').text; })()`,
+    );
+    assert.equal(text, 'a');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(warnings, []); // no deprecated-parameters warning from the glue
+    await p.close();
+  });
+}
