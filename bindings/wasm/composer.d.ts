@@ -1,5 +1,6 @@
-// Types of `chatmark/composer`: the <chatmark-composer> element (browsers only). Importing the
-// entry defines the element unless one of that name is already defined.
+// Types of `chatmark/composer`: the <chatmark-composer> element. Importing the entry defines the
+// element unless one of that name is already defined; off the browser (server-side rendering)
+// it defines nothing.
 import type { Formatted, Markdown } from './index.js';
 
 /** What the composer needs of an engine: the browser entry, `chatmark/inline`, or the like. */
@@ -72,10 +73,40 @@ export declare class ChatmarkComposer extends HTMLElement {
     listener: EventListenerOrEventListenerObject,
     options?: boolean | AddEventListenerOptions,
   ): void;
+  removeEventListener<K extends keyof ChatmarkComposerEventMap>(
+    type: K,
+    listener: (this: ChatmarkComposer, ev: ChatmarkComposerEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
+}
+
+/** The element's attributes, as JSX writes them. */
+export interface ChatmarkComposerAttributes {
+  mode?: 'wysiwyg' | 'markdown';
+  'max-length'?: number | string;
+  placeholder?: string;
 }
 
 declare global {
   interface HTMLElementTagNameMap {
     'chatmark-composer': ChatmarkComposer;
+  }
+}
+
+// <chatmark-composer> in React's JSX (TSX), wherever React's types are installed; elsewhere the
+// augmentation has no module to augment, and the @ts-ignore comments keep that silent.
+// @ts-ignore: no 'react' without React's types
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+      // @ts-ignore: no DetailedHTMLProps without React's types
+      'chatmark-composer': DetailedHTMLProps<HTMLAttributes<ChatmarkComposer>, ChatmarkComposer> &
+        ChatmarkComposerAttributes;
+    }
   }
 }

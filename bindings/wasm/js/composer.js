@@ -76,8 +76,13 @@ function toolButton([key, icon, label = icon, shortcut]) {
   return `<button data-k="${key}" aria-label="${label}" title="${title}"${pressed} tabindex="-1">${face}</button>`;
 }
 
+/** The stylesheet beside the module; from Vite's dev pre-bundle (node_modules/.vite/deps/, which
+ *  holds no CSS: vitejs/vite#8427), the package's own, node_modules/chatmark/js/. */
+const cssUrl = (url = new URL('./composer.css', import.meta.url)) =>
+  /\/\.vite\/deps\/[^/]*$/.test(url.pathname) ? new URL('../../chatmark/js/composer.css', url) : url;
+
 const SHELL = (toolbar) =>
-  `<link rel="stylesheet" href="${new URL('./composer.css', import.meta.url)}">` +
+  `<link rel="stylesheet" href="${cssUrl()}">` +
   '<div class="box" part="box" style="visibility:hidden">' +
   `<div role="toolbar" aria-label="Formatting" part="toolbar">${toolbar}</div>` +
   '<div class="ed" part="editor" role="textbox" aria-multiline="true" aria-label="Message" aria-describedby="ct" spellcheck="true"></div>' +
@@ -87,7 +92,9 @@ const SHELL = (toolbar) =>
   '<span id="ct"><span class="ct"></span><span class="sr"> characters left</span></span>' +
   '<button class="sd" part="send">Send</button></div></div>';
 
-export class ChatmarkComposer extends HTMLElement {
+// Off the browser (server-side rendering imports this module in Node) there is no HTMLElement:
+// the class is defined on a stand-in, and no element is registered.
+export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   static engine = browser;
   static observedAttributes = ['mode', 'max-length', 'placeholder', 'aria-label'];
 
@@ -156,6 +163,9 @@ export class ChatmarkComposer extends HTMLElement {
   /** Resolves once the engine is initialised and the styles are in. */
   get ready() {
     this._ready ??= (async () => {
+      // one microtask: the module that imports this one may still set the engine or call its
+      // init(url) (an import runs first, and defines the element at once)
+      await 0;
       const engine = this.engine || ChatmarkComposer.engine;
       await (engine.init || engine.default)?.();
       await this._styled;
@@ -695,9 +705,10 @@ function serialize(root) {
   return out;
 }
 
-document.addEventListener('selectionchange', () => {
-  const active = document.activeElement;
-  if (active instanceof ChatmarkComposer && active._syncSelection()) active._updateButtons();
-});
-
-if (!customElements.get('chatmark-composer')) customElements.define('chatmark-composer', ChatmarkComposer);
+if (globalThis.customElements && !customElements.get('chatmark-composer')) {
+  document.addEventListener('selectionchange', () => {
+    const active = document.activeElement;
+    if (active instanceof ChatmarkComposer && active._syncSelection()) active._updateButtons();
+  });
+  customElements.define('chatmark-composer', ChatmarkComposer);
+}

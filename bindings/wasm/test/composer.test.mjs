@@ -541,6 +541,34 @@ test('another engine (chatmark/inline) can be given; theming by --cm-* propertie
   await p.close();
 });
 
+test('the importing module may still set the engine or call init(url) after the import (issue 24)', {
+  skip,
+}, async () => {
+  const p = await browser.context.newPage();
+  const wasm = [];
+  p.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(new URL(r.url()).pathname));
+  await p.goto(`${server.origin}/test/page.html`);
+  // a connected element is upgraded, and so starts getting ready, when the composer module runs,
+  // before the body of the module importing it
+  const out = await p.evaluate(async () => {
+    document.body.innerHTML = '<chatmark-composer></chatmark-composer>';
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.textContent = `
+      import { ChatmarkComposer } from '/js/composer.min.js';
+      import * as inline from '/pkg/inline.js';
+      ChatmarkComposer.engine = inline;
+      window.done = document.querySelector('chatmark-composer').ready;`;
+    document.head.append(script);
+    while (!window.done) await new Promise((ok) => setTimeout(ok, 10));
+    await window.done;
+    return document.querySelector('chatmark-composer').shadowRoot.querySelector('[role=textbox]').contentEditable;
+  });
+  assert.equal(out, 'true');
+  assert.deepEqual(wasm, []); // chatmark/inline's engine, not the browser entry's fetch
+  await p.close();
+});
+
 test('the chat demo: a ready draft, bubbles rendered with toHtml, the request body', { skip }, async () => {
   const p = await browser.context.newPage();
   const errors = [];
