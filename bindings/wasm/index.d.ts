@@ -126,6 +126,16 @@ export interface Markdown {
   unexpressed: Unexpressed[];
 }
 
+/** What `about()` answers: what the wasm says of itself. */
+export interface About {
+  /** The engine's version (the package's). */
+  version: string;
+  /** The style codes the engine knows, in table order (`STYLE_CODES`). */
+  codes: StyleCode[];
+  /** Whether the wasm has HTML mode (false in `chatmark/markdown`). */
+  html: boolean;
+}
+
 /** The package (and engine) version. */
 export declare const version: string;
 /** The 20 style codes, in table order. */
@@ -187,3 +197,12 @@ export declare function resolveJsonl(line: string): string;
 export declare function toHtml(formatted: Formatted): string;
 /** Renders a formatted message as markdown, reporting what it could not express (W2). */
 export declare function toMarkdown(formatted: Formatted): Markdown;
+
+/** The engine's version, style codes and build flavour, read from the wasm (for tests and bug reports). */
+export declare function about(): About;
+/**
+ * Called by each entry with the wasm exports once the instance exists (and in Node with
+ * `{Buffer}`); exported for the package's own entries, not for use.
+ * @internal
+ */
+export declare function markReady(exports: WebAssembly.Exports, host?: { Buffer?: unknown }): void;

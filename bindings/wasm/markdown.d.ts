@@ -4,11 +4,11 @@
 import type { DiagnosticsOption, Formatted, WithDiagnostics } from './index.js';
 
 export type {
-  Diagnostic, DiagnosticCode, DiagnosticsOption, ErrorCode, Formatted, RawTextStyle,
+  About, Diagnostic, DiagnosticCode, DiagnosticsOption, ErrorCode, Formatted, RawTextStyle,
   ResolveOptions, SendMessageBody, StyleCode, TextStyle, WithDiagnostics,
 } from './index.js';
 export {
-  ChatmarkError, STYLE_CODES, default, init, normalizeStyles, parseMarkdown,
+  ChatmarkError, STYLE_CODES, about, default, init, markReady, normalizeStyles, parseMarkdown,
   resolveSendMessage, toHtml, version,
 } from './index.js';
 

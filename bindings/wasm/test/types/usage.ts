@@ -1,6 +1,6 @@
 // A usage example checked by `tsc --noEmit` (npm run typecheck) against index.d.ts.
 import init, {
-  ChatmarkError, STYLE_CODES, normalizeStyles, parse, parseHtml, parseMarkdown,
+  ChatmarkError, STYLE_CODES, about, normalizeStyles, parse, parseHtml, parseMarkdown,
   resolveSendMessage, toHtml, toMarkdown, version,
   type Formatted, type StyleCode, type TextStyle,
 } from 'chatmark';
@@ -23,7 +23,8 @@ const p = parse('x', 'markdown', { diagnostics: true });
 const html: string = toHtml(p);
 const md = toMarkdown(h);
 const lossless: boolean = md.lossless && md.unexpressed.every((u) => u.what !== 'code' || u.code !== 'f_13');
-const v: string = version + inline.version;
+const v: string = version + inline.version + about().version;
+const hasHtml: boolean = about().html && about().codes.length === STYLE_CODES.length;
 
 try {
   resolveSendMessage({ chat_id: 1, text: '' });
@@ -39,4 +40,4 @@ const bad: StyleCode = 'bold';
 // @ts-expect-error: text must be a string
 parseMarkdown(5);
 
-console.log(first, codes, stored, note, n, html, lossless, v, bad);
+console.log(first, codes, stored, note, n, html, lossless, v, hasHtml, bad);
