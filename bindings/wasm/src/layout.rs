@@ -1,6 +1,6 @@
 //! The words of the boundary, named once here and nowhere else: the head (where the shared
 //! buffers are now, written here when they move) and the resolve request (written by JS
-//! before it calls `resolve`, read here as a [`crate::ResolveRequest`]). `js/engine.js`
+//! before it calls `resolve`, read here as a `ResolveRequest`). `js/engine.js`
 //! reads and writes them by the same names, as constants in a region generated from this
 //! table: the test below fails when that region has drifted, and `CHATMARK_REGEN=1` (what
 //! `tools/regen` sets) rewrites it.

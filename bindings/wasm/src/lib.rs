@@ -439,7 +439,7 @@ impl ResolveRequest {
     }
 }
 
-/// Resolves the `sendMessage` body of the [`ResolveRequest`] in the head (R1–R8; R5 only
+/// Resolves the `sendMessage` body of the `ResolveRequest` in the head (R1–R8; R5 only
 /// when asked): `text` and `parse_mode` in the input bytes, `text_styles` as [`normalize`]
 /// reads runs. [`OK`] with the result (as `put_formatted` leaves it, "unchanged" meaning the
 /// input text), [`ERROR`] with the error, or [`UNSUPPORTED`].
