@@ -13,6 +13,7 @@ const COLOUR = 0x1f00;
 const LIST = 0x6000;
 const INDENT = 0xf8000;
 const DEFAULT_LOOK = 0x120;
+const NO_MARKDOWN = 0x1b0;
 const COLOURS = [
   ['c_db342e', 'Red'],
   ['c_f27806', 'Orange'],

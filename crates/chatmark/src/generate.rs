@@ -85,6 +85,17 @@ fn composer_js() -> String {
         .filter(|(_, c)| plain_look.contains(c))
         .fold(0u32, |m, (k, _)| m | 1 << k);
     s += &format!("const DEFAULT_LOOK = {look:#x};\n");
+    // the inline codes the markdown dialect cannot write (W2): markdown mode keeps them on
+    // text an edit did not touch
+    let unwritable = StyleCode::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            crate::vocab::markup(**c) == crate::vocab::Markup::Absent
+                && !matches!(c.family(), Family::List | Family::Indent)
+        })
+        .fold(0u32, |m, (k, _)| m | 1 << k);
+    s += &format!("const NO_MARKDOWN = {unwritable:#x};\n");
     let named: Vec<String> = PALETTE
         .iter()
         .rev()
