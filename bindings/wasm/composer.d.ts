@@ -42,8 +42,9 @@ export declare class ChatmarkComposer extends HTMLElement {
   /** Resolves once the engine is initialised, the stylesheet loaded and the content shown. */
   readonly ready: Promise<void>;
   /**
-   * The message, canonical: exactly what would be sent. Setting it renders it (`toHtml`; runs
-   * are normalised, and a value `toHtml` refuses throws its `ChatmarkError`).
+   * The message, canonical: exactly what would be sent (CR and CR LF read as LF, NUL as
+   * U+FFFD). Setting it renders it (`toHtml`; runs are normalised, and a value `toHtml`
+   * refuses throws its `ChatmarkError`).
    */
   value: Formatted;
   /** `wysiwyg` (default) or `markdown`; reflects the attribute. Switching keeps the message. */
@@ -52,6 +53,11 @@ export declare class ChatmarkComposer extends HTMLElement {
   maxLength: number;
   /** Shown while the message is empty (attribute `placeholder`). */
   placeholder: string;
+  /**
+   * Whether Enter sends the message, Shift+Enter then starting a new line (boolean attribute
+   * `enter-sends`); Ctrl+Enter always sends.
+   */
+  enterSends: boolean;
   /** True while `value.text` is longer than `maxLength`; `send` is refused then. */
   readonly over: boolean;
   /** Whether there is a message to send: not blank (whitespace only) and not over. */

@@ -35,6 +35,78 @@ const escapeHtml = (s) => s.replace(/[&<>"\t\n\r\f ]/g, (c) => `&#${c.charCodeAt
 const DROPPED = 'script,style,template,noscript,title,textarea,iframe';
 const indexInParent = (node) => [...node.parentNode.childNodes].indexOf(node);
 
+/** Undo keeps at most this many steps, and at most about this many bytes of them. */
+const UNDO_STEPS = 100;
+const UNDO_BYTES = 4 << 20;
+
+/** `mask` with the codes of `codes` set, each replacing its family's (a flag is its own). */
+function withCodes(mask, codes) {
+  for (let bit = 1; bit <= codes; bit <<= 1) if (codes & bit) mask = (mask & ~familyOf(bit)) | bit;
+  return mask;
+}
+
+/** The message of `text` whose unit k has the codes of `masks[k]`: runs canonical (C1–C6). */
+function messageOf(text, masks) {
+  const runs = [];
+  for (let k = 0; k < text.length; k++) {
+    const last = runs[runs.length - 1];
+    if (last && last.end === k && last.mask === masks[k]) last.end++;
+    else if (masks[k]) runs.push({ start: k, end: k + 1, mask: masks[k] });
+  }
+  return {
+    text,
+    text_styles: runs.map(({ start, end, mask }) => ({
+      start,
+      len: end - start,
+      st: CODES.filter((code) => mask & bitOf(code)),
+    })),
+  };
+}
+
+/** `value` as the composer holds it: read back through HTML (what shows is what is sent, in
+ * canonical form), with CR LF and CR as LF and NUL as U+FFFD (a text box shows neither). */
+function canonical(engine, value) {
+  value = engine.parseHtml(engine.toHtml(value));
+  if (!/[\r\0]/.test(value.text)) return value;
+  const masks = masksOf(value);
+  let text = '';
+  const kept = [];
+  for (let k = 0; k < value.text.length; k++) {
+    const c = value.text[k];
+    if (c === '\r' && value.text[k + 1] === '\n') continue;
+    text += c === '\r' ? '\n' : c === '\0' ? '\ufffd' : c;
+    kept.push(c === '\r' ? masks[k] & ~LINE : masks[k]);
+  }
+  return canonical(engine, messageOf(text, kept));
+}
+
+/** `next` (the markdown source just edited, as parseMarkdown reads it) with the codes the
+ * dialect cannot write (`NO_MARKDOWN`: the small and normal sizes, the default colour) put
+ * back from `old` on the text the edit did not change, the texts' common start and end;
+ * answers the value and the codes kept. */
+function keepUnwritable(old, next) {
+  const [a, b] = [old.text, next.text];
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const before = masksOf(old);
+  const masks = masksOf(next);
+  let kept = 0;
+  const keep = (to, from) => {
+    const lost = before[from] & NO_MARKDOWN;
+    for (let bit = 1; bit <= lost; bit <<= 1) {
+      if (lost & bit && !(masks[to] & familyOf(bit))) {
+        masks[to] |= bit;
+        kept |= bit;
+      }
+    }
+  };
+  for (let k = 0; k < head; k++) keep(k, k);
+  for (let k = 1; k <= tail; k++) keep(b.length - k, a.length - k);
+  return [kept ? messageOf(b, masks) : next, kept];
+}
+
 /** Per UTF-16 unit of `value.text`, the mask of the codes its runs give it. */
 function masksOf(value) {
   const masks = Array(value.text.length).fill(0);
@@ -144,8 +216,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     });
     on(this._source, 'input', (event) => {
       event.stopPropagation();
-      this._value = this._engine.parseMarkdown(this._source.value);
-      this._note.textContent = '';
+      const [value, kept] = keepUnwritable(this._value, this._engine.parseMarkdown(this._source.value));
+      this._value = value;
+      this._note.textContent = kept ? `Not in markdown: ${CODES.filter((code) => kept & bitOf(code))}` : '';
       this._refresh(1);
     });
     on(root, 'keydown', this._onKeyDown);
@@ -239,7 +312,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   }
 
   get value() {
-    return structuredClone(this._value);
+    if (this._engine) return structuredClone(this._value);
+    // not connected yet: canonical already when the engine is (else as it was set)
+    try {
+      return canonical(this.engine || ChatmarkComposer.engine, this._value);
+    } catch {
+      return structuredClone(this._value);
+    }
   }
 
   set value(value) {
@@ -247,10 +326,20 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     else this._value = value;
   }
 
-  /** Replaces the message (canonicalised through HTML), caret at its end, history cleared. */
+  /** Whether Enter sends the message (Shift+Enter then starts a new line); Ctrl+Enter always
+   * sends. The `enter-sends` attribute. */
+  get enterSends() {
+    return this.hasAttribute('enter-sends');
+  }
+
+  set enterSends(on) {
+    this.toggleAttribute('enter-sends', !!on);
+  }
+
+  /** Replaces the message (canonicalised), caret at its end, history cleared. */
   _setValue(value) {
     const engine = this._engine;
-    value = engine.parseHtml(engine.toHtml(value));
+    value = canonical(engine, value);
     const end = value.text.length;
     this._selection = [end, end];
     this._undo = [];
@@ -309,22 +398,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
    * change is replaced by what it reads back as (once). */
   _render(quiet, again) {
     const text = this._text;
-    const masks = this._masks;
     const engine = this._engine;
-    const runs = [];
-    for (let k = 0; k < text.length; k++) {
-      const last = runs[runs.length - 1];
-      if (last && last.end === k && last.mask === masks[k]) last.end++;
-      else if (masks[k]) runs.push({ start: k, end: k + 1, mask: masks[k] });
-    }
-    const value = {
-      text,
-      text_styles: runs.map(({ start, end, mask }) => ({
-        start,
-        len: end - start,
-        st: CODES.filter((code) => mask & bitOf(code)),
-      })),
-    };
+    const value = messageOf(text, this._masks);
     const html = engine.toHtml(value);
     const back = engine.parseHtml(html);
     if (!again && JSON.stringify(back) !== JSON.stringify(value)) return this._loadValue(back, quiet, 1);
@@ -379,7 +454,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   /** Saves an undo step, unless `kind` continues the last one (typing a word). */
   _snapshot(kind) {
-    if (!kind || kind !== this._undoKind) this._undo.push([this._text, this._masks.slice(), this._selection]);
+    if (!kind || kind !== this._undoKind) {
+      const undo = this._undo;
+      undo.push([this._text, this._masks.slice(), this._selection]);
+      // capped by steps and by size (a unit costs about 10 bytes: its text and its mask)
+      let bytes = undo.reduce((n, [text]) => n + 10 * text.length, 0);
+      while (undo.length > UNDO_STEPS || (bytes > UNDO_BYTES && undo.length > 1)) bytes -= 10 * undo.shift()[0].length;
+    }
     this._undoKind = kind;
     this._redo = [];
   }
@@ -396,7 +477,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   /** Replaces [start, end) with `str`, its units masked by `masks` or as typing would; then
    * every line's units take the line codes of its first unit (1.3). */
-  _replace(start, end, str, masks, kind) {
+  _replace(start, end, str, masks, kind, caret = start + str.length) {
     this._snapshot(kind);
     const base = this._typingMask(start, end);
     const text = this._text.slice(0, start) + str + this._text.slice(end);
@@ -412,8 +493,58 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       }
     }
     this._pending = null;
-    this._selection = [start + str.length, start + str.length];
+    this._selection = [caret, caret];
     this._render();
+  }
+
+  /** Markdown typed in the editor becomes its format as the markup's last character is typed
+   * — at a line start `- `, `* `, `+ `, `1. ` and `> `; just before the caret `**x**`, `*x*`,
+   * `_x_`, `~~x~~` and `{red}x{/red}` (any tag) — read by the engine itself, so that exactly
+   * what the dialect formats is formatted. The markup goes and its format stays; typing goes
+   * on in the look from before the markup, and one undo brings the typed characters back. */
+  _shortcut(caret) {
+    const text = this._text;
+    const engine = this._engine;
+    const lineStart = text.lastIndexOf('\n', caret - 1) + 1;
+    const typed = text.slice(lineStart, caret);
+    if (/^(?:[-*+]|\d{1,3}\.|>+) $/.test(typed)) {
+      const parsed = engine.parseMarkdown(`${typed}x`);
+      if (parsed.text !== 'x') return;
+      const line = masksOf(parsed)[0] & LINE;
+      let lineEnd = text.indexOf('\n', caret);
+      if (lineEnd < 0) lineEnd = text.length;
+      const look = this._typingMask(caret) & ~LINE;
+      const rest = this._masks.slice(caret, lineEnd).map((mask) => (mask & ~LINE) | line);
+      this._replace(lineStart, lineEnd, text.slice(caret, lineEnd), rest, 0, lineStart);
+      // an empty item keeps its list codes until it is typed into, as after Enter
+      if (lineEnd === caret) this._pending = { at: lineStart, mask: look | line };
+      return this._updateButtons();
+    }
+    const close = /(\*\*|__|~~|[*_]|\{\/([a-z]+)\})$/.exec(typed);
+    if (!close) return;
+    const opener = close[2] ? `{${close[2]}}` : close[1];
+    const innerEnd = typed.length - close[0].length;
+    const at = typed.lastIndexOf(opener, innerEnd - opener.length);
+    // an opener one of a doubled delimiter (`**x*`) waits: the user may be typing `**x**`
+    if (at < 0 || (!close[2] && typed[at - 1] === opener[0])) return;
+    const inner = typed.slice(at + opener.length, innerEnd);
+    // the unit before the opener decides whether it can open (I4's flanking): read it too,
+    // after a letter that keeps it off the line start (where a space would be indentation)
+    const lead = at ? `x${typed[at - 1]}` : '';
+    const parsed = engine.parseMarkdown(lead + typed.slice(at));
+    const added = masksOf(parsed);
+    if (!inner || parsed.text !== lead + inner || (lead && (added[0] || added[1]))) return;
+    const from = lineStart + at;
+    const look = this._typingMask(from);
+    const masks = [];
+    for (let k = 0; k < inner.length; k++) {
+      const codes = added[lead.length + k] & ~LINE;
+      if (!codes) return;
+      masks.push(withCodes(this._masks[from + opener.length + k], codes));
+    }
+    this._replace(from, caret, inner, masks);
+    this._pending = { at: from + inner.length, mask: look };
+    this._updateButtons();
   }
 
   /** Edits the browser would make are made on the model instead (IME composition aside). */
@@ -428,9 +559,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     if (event.isComposing || !handled.test(type)) return;
     event.preventDefault();
     if (type.startsWith('history')) this._stepHistory(type === 'historyRedo');
-    else if (type === 'insertText') this._replace(start, end, event.data, 0, /\s/.test(event.data) ? 0 : 'type');
-    else if (type === 'insertReplacementText') {
+    else if (type === 'insertText') {
+      this._replace(start, end, event.data, 0, /\s/.test(event.data) ? 0 : 'type');
+      if (start === end && event.data.length === 1) this._shortcut(start + 1);
+    } else if (type === 'insertReplacementText') {
       this._replace(...target, event.data ?? event.dataTransfer.getData('text/plain'));
+    } else if (type === 'insertParagraph' && this.enterSends) {
+      this.send();
     } else if (/^insert(Paragraph|LineBreak)/.test(type)) {
       const pending = this._pending;
       const keep = this._typingMask(start, end);
@@ -465,7 +600,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     if (!html) return this._replace(start, end, data.getData('text/plain').replace(/\r\n?/g, '\n'));
     const doc = new DOMParser().parseFromString(html, 'text/html');
     for (const node of doc.querySelectorAll(DROPPED)) node.remove();
+    wordLists(doc);
     collapseWhitespace(doc.body);
+    // a table's cells side by side, as the reader saw them (its rows are lines already)
+    for (const row of doc.querySelectorAll('tr')) for (const cell of [...row.cells].slice(0, -1)) cell.append('\t');
     const value = this._engine.parseHtml(doc.body.innerHTML);
     this._replace(
       start,
@@ -480,7 +618,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const key = event.key;
     const buttons = this._buttons;
     const at = buttons.indexOf(event.target);
-    if (mod && key === 'Enter') {
+    if (key === 'Enter' && (mod || (this.enterSends && !event.shiftKey && event.target === this._source))) {
+      if (event.isComposing) return; // Enter that ends an IME composition sends nothing
       event.preventDefault();
       this.send();
     } else if (at >= 0 && /^(Arrow(Left|Right)|Home|End)$/.test(key)) {
@@ -662,6 +801,30 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const inserted = value.text.length - composition.length;
     for (let k = pending.at; k < pending.at + inserted; k++) this._masks[k] = pending.mask;
     this._render();
+  }
+}
+
+/** Word's list paragraphs (`<p style="mso-list:l0 level2 lfo1">`, the marker in a span styled
+ * `mso-list:Ignore`) as the list items they show: the marker goes, a number or letter with a
+ * dot or parenthesis makes an ordered item, the level nests. */
+function wordLists(doc) {
+  const ignored = (el) => /mso-list\s*:\s*ignore/i.test(el.getAttribute('style'));
+  for (const paragraph of doc.querySelectorAll('[style*="mso-list"]')) {
+    if (ignored(paragraph) || !paragraph.isConnected) continue;
+    const marker = [...paragraph.querySelectorAll('[style*="mso-list"]')].find(ignored);
+    const ordered = /^\s*[\da-z]+[.)]/i.test(marker?.textContent || '');
+    marker?.remove();
+    const item = doc.createElement('li');
+    item.append(...paragraph.childNodes);
+    let list = doc.createElement(ordered ? 'ol' : 'ul');
+    list.append(item);
+    const level = +(/level(\d+)/i.exec(paragraph.getAttribute('style'))?.[1] || 1);
+    for (let k = 1; k < level; k++) {
+      const outer = doc.createElement('ul');
+      outer.append(list);
+      list = outer;
+    }
+    paragraph.replaceWith(list);
   }
 }
 

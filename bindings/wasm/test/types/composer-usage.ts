@@ -11,6 +11,7 @@ await c.ready;
 c.value = { text: 'Hello world', text_styles: [{ start: 0, len: 5, st: ['b'] }] };
 c.mode = 'markdown';
 c.maxLength = 4096;
+c.enterSends = true;
 c.addEventListener('send', (e) => {
   const body: Formatted & { chat_id: number } = { chat_id: 1, ...e.detail };
   console.log(body.text_styles.length, same.over, c.value.text);
