@@ -45,6 +45,14 @@ function withCodes(mask, codes) {
   return mask;
 }
 
+/** The codes of a mask, in table order; one array per mask, made once (runs share it). */
+const codeLists = new Map();
+const codesOf = (mask) => {
+  let codes = codeLists.get(mask);
+  if (!codes) codeLists.set(mask, (codes = CODES.filter((code) => mask & bitOf(code))));
+  return codes;
+};
+
 /** The message of `text` whose unit k has the codes of `masks[k]`: runs canonical (C1–C6). */
 function messageOf(text, masks) {
   const runs = [];
@@ -55,11 +63,7 @@ function messageOf(text, masks) {
   }
   return {
     text,
-    text_styles: runs.map(({ start, end, mask }) => ({
-      start,
-      len: end - start,
-      st: CODES.filter((code) => mask & bitOf(code)),
-    })),
+    text_styles: runs.map(({ start, end, mask }) => ({ start, len: end - start, st: codesOf(mask) })),
   };
 }
 
@@ -189,6 +193,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._markdownMode = false;
 
     const editor = this._editor;
+    // any change of the editor's nodes (not of their text) makes the cached leaves stale
+    this._nodesChanged = new MutationObserver(() => (this._leafList = null));
+    this._nodesChanged.observe(editor, { childList: true, subtree: true });
     on(editor, 'beforeinput', this._onBeforeInput);
     on(editor, 'input', (event) => {
       event.stopPropagation();
@@ -480,9 +487,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   _replace(start, end, str, masks, kind, caret = start + str.length) {
     this._snapshot(kind);
     const base = this._typingMask(start, end);
+    const patch = !masks && caret === start + str.length && this._patchable(start, end, str, base);
     const text = this._text.slice(0, start) + str + this._text.slice(end);
     this._text = text;
-    this._masks.splice(start, end - start, ...(masks || Array.from(str, () => base)));
+    this._masks.splice(start, end - start, ...(masks || Array(str.length).fill(base)));
     for (let k = 0, line = -1; k < text.length; k++) {
       if (text[k] === '\n') {
         this._masks[k] &= ~LINE;
@@ -494,7 +502,31 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     }
     this._pending = null;
     this._selection = [caret, caret];
-    this._render();
+    if (!patch) return this._render();
+    // the common keystroke: only the one text node changes, as toHtml would change it
+    const [node, offset] = patch;
+    if (end > start) node.deleteData(offset, end - start);
+    else node.insertData(offset, str);
+    document.getSelection().setBaseAndExtent(node, offset + str.length, node, offset + str.length);
+    this._value = messageOf(text, this._masks);
+    this._refresh(1);
+  }
+
+  /** Where an edit of [start, end) into `str` (its units masked `mask`) can be made on the
+   * rendered editor directly — one character typed in the look of the one before it on its
+   * line, or one or two units deleted, inside a text node that keeps some text — so that a
+   * keystroke costs the same in a long message as in a short one: that text node and
+   * offset, else nothing (the whole message is rendered again). */
+  _patchable(start, end, str, mask) {
+    const text = this._text;
+    const typed = end === start && str.length && str.length <= 2 && !str.includes('\n');
+    const deleted = !str && end - start <= 2 && end > start;
+    if (this._markdownMode || !(typed || deleted) || !start || text[start - 1] === '\n') return;
+    if (typed && mask !== this._masks[start - 1]) return;
+    if (deleted && text.slice(start, end).includes('\n')) return;
+    const [node, offset] = this._pointAt(start);
+    if (node.nodeType !== 3 || !offset || (deleted && offset + end - start > node.length)) return;
+    return [node, offset];
   }
 
   /** Markdown typed in the editor becomes its format as the markup's last character is typed
@@ -553,8 +585,12 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const type = event.inputType;
     const [start, end] = this._selection;
     const text = this._text;
-    const range = event.getTargetRanges()[0];
-    const target = range ? this._offsetsOf(range) : [start, end];
+    // the browser's target range, only where it says more than the selection: reading it
+    // lays out the editor, the cost of a keystroke in a long message
+    const target = () => {
+      const range = event.getTargetRanges()[0];
+      return range ? this._offsetsOf(range) : [start, end];
+    };
     const handled = /^(history|insert(Text|ReplacementText|Paragraph|LineBreak|FromDrop)$|delete(?!ByCut))/;
     if (event.isComposing || !handled.test(type)) return;
     event.preventDefault();
@@ -563,7 +599,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       this._replace(start, end, event.data, 0, /\s/.test(event.data) ? 0 : 'type');
       if (start === end && event.data.length === 1) this._shortcut(start + 1);
     } else if (type === 'insertReplacementText') {
-      this._replace(...target, event.data ?? event.dataTransfer.getData('text/plain'));
+      this._replace(...target(), event.data ?? event.dataTransfer.getData('text/plain'));
     } else if (type === 'insertParagraph' && this.enterSends) {
       this.send();
     } else if (/^insert(Paragraph|LineBreak)/.test(type)) {
@@ -580,14 +616,15 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
         this._pending = { at: start + 1, mask: keep };
         this._updateButtons();
       }
-    } else if (type === 'insertFromDrop') this._paste(event.dataTransfer, ...target);
+    } else if (type === 'insertFromDrop') this._paste(event.dataTransfer, ...target());
     else if (type.startsWith('delete') && type !== 'deleteByDrag') {
       // Backspace at the start of a list or indented line takes the list (or a level) off
       const atLineStart = start === end && (!start || text[start - 1] === '\n');
       if (type === 'deleteContentBackward' && atLineStart && this._masks[start] & LINE) {
         return this._applyLineTool(this._masks[start] & LIST ? 'lst' : 'out');
       }
-      if (target[0] !== target[1]) this._replace(...target, '', 0, 'del');
+      const [from, to] = target();
+      if (from !== to) this._replace(from, to, '', 0, 'del');
     }
   }
 
@@ -735,22 +772,34 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   // UTF-16 offsets of DOM points: the editor's text nodes, and each <br> as one \n
 
-  /** The editor's text nodes and <br>s, in order. */
+  /** The editor's text nodes and <br>s, in order. Kept until the editor's nodes change (its
+   * observer's records say when, the browser's own edits included), so that a keystroke
+   * walks an array, not the DOM. */
   _leaves() {
-    const accept = (node) => (node.nodeType === 3 || node.localName === 'br' ? 1 : 3); // accept, else skip
-    const walker = document.createTreeWalker(this._editor, 5, { acceptNode: accept });
-    const leaves = [];
-    while (walker.nextNode()) leaves.push(walker.currentNode);
-    return leaves;
+    if (this._nodesChanged.takeRecords().length) this._leafList = null;
+    if (!this._leafList) {
+      const walker = document.createTreeWalker(this._editor, 5); // elements and text
+      const leaves = [];
+      while (walker.nextNode()) {
+        const node = walker.currentNode;
+        if (node.nodeType === 3 || node.localName === 'br') leaves.push(node);
+      }
+      this._leafList = leaves;
+    }
+    return this._leafList;
   }
 
   _offsetOf(node, offset) {
-    const point = document.createRange();
-    point.setStart(node, offset);
+    // a point in a text node is found by its node; one between nodes by comparing positions
+    let point = null;
+    if (node.nodeType !== 3) {
+      point = document.createRange();
+      point.setStart(node, offset);
+    }
     let n = 0;
     for (const leaf of this._leaves()) {
       if (leaf === node) return n + offset;
-      if (leaf.className === 'x' || point.comparePoint(leaf, leaf.length ?? 0) > 0) break;
+      if (leaf.className === 'x' || point?.comparePoint(leaf, leaf.length ?? 0) > 0) break;
       n += leaf.length ?? 1;
     }
     return n;
