@@ -622,6 +622,18 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   const shot = join(repoRoot, 'target', 'composer-demo.png');
   await p.screenshot({ path: shot });
   if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot.png'));
+  // the same at a phone's 360 px and in the dark scheme (the README shows all three)
+  const size = p.viewportSize();
+  for (const [name, width, scheme] of [
+    ['screenshot-360.png', 360, 'light'],
+    ['screenshot-dark.png', size.width, 'dark'],
+  ]) {
+    await p.setViewportSize({ width, height: size.height });
+    await p.emulateMedia({ colorScheme: scheme });
+    const file = join(repoRoot, 'target', `composer-demo-${name.slice(11)}`);
+    await p.screenshot({ path: file });
+    if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(file, join(pkgRoot, 'demo', name));
+  }
   assert.deepEqual(errors, []);
   await p.close();
 });
