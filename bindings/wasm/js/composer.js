@@ -413,8 +413,25 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._value = value;
     if (!this._markdownMode) {
       const hadSelection = this._domRange();
-      this._editor.innerHTML = html;
-      if (text.endsWith('\n')) {
+      // a new list item (or indented line) not typed into yet has no unit to carry its codes
+      // (P4): it shows as what it will be through a placeholder unit, which offsets skip
+      const pending = this._pending;
+      const at = pending?.at;
+      const item = pending?.mask & LINE && (!at || text[at - 1] === '\n') && (text[at] ?? '\n') === '\n';
+      const shown = item ? `${text.slice(0, at)}\u200b${text.slice(at)}` : text;
+      this._editor.innerHTML = item
+        ? engine.toHtml(messageOf(shown, [...this._masks.slice(0, at), pending.mask, ...this._masks.slice(at)]))
+        : html;
+      this._placeholder = null;
+      let n = 0;
+      for (const leaf of item ? this._leaves() : []) {
+        if (n === at && leaf.data?.[0] === '\u200b') {
+          this._placeholder = leaf;
+          break;
+        }
+        n += leaf.length ?? 1;
+      }
+      if (shown.endsWith('\n')) {
         // a last empty line needs a <br> to be a line the caret can stand on
         const br = document.createElement('br');
         br.className = 'x';
@@ -479,6 +496,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     to.push([this._text, this._masks.slice(), this._selection]);
     [this._text, this._masks, this._selection] = step;
     this._undoKind = null;
+    this._pending = null;
     this._render();
   }
 
@@ -549,7 +567,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       const rest = this._masks.slice(caret, lineEnd).map((mask) => (mask & ~LINE) | line);
       this._replace(lineStart, lineEnd, text.slice(caret, lineEnd), rest, 0, lineStart);
       // an empty item keeps its list codes until it is typed into, as after Enter
-      if (lineEnd === caret) this._pending = { at: lineStart, mask: look | line };
+      if (lineEnd === caret) {
+        this._pending = { at: lineStart, mask: look | line };
+        this._render(1);
+      }
       return this._updateButtons();
     }
     const close = /(\*\*|__|~~|[*_]|\{\/([a-z]+)\})$/.exec(typed);
@@ -608,13 +629,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       // Enter on an empty list item ends the list
       if (start === end && pending && pending.at === start && pending.mask & LINE) {
         pending.mask &= ~LINE;
-        return this._updateButtons();
+        return this._render(1);
       }
       this._replace(start, end, '\n');
       // a new empty line keeps the line codes until it is typed into
       if (keep & LINE && /^\n?$/.test(this._text[start + 1] || '')) {
         this._pending = { at: start + 1, mask: keep };
-        this._updateButtons();
+        this._render(1);
       }
     } else if (type === 'insertFromDrop') this._paste(event.dataTransfer, ...target());
     else if (type.startsWith('delete') && type !== 'deleteByDrag') {
@@ -699,7 +720,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     if (!range) return;
     this._selection = this._offsetsOf(range);
     const [start, end] = this._selection;
-    if (pending && !this._composition && (start !== pending.at || end !== pending.at)) this._pending = null;
+    if (pending && !this._composition && (start !== pending.at || end !== pending.at)) {
+      this._pending = null;
+      if (this._placeholder) this._render(1); // the caret left a new item it never typed into
+    }
     return 1;
   }
 
@@ -750,7 +774,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     };
     if (lineStart === lineEnd) {
       this._pending = { at: start, mask: next(this._typingMask(start)) };
-      return this._updateButtons();
+      return this._render(1);
     }
     this._snapshot();
     for (let k = lineStart; k < lineEnd; k++) if (text[k] !== '\n') this._masks[k] = next(this._masks[k]);
@@ -798,9 +822,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     }
     let n = 0;
     for (const leaf of this._leaves()) {
-      if (leaf === node) return n + offset;
+      if (leaf === node) return n + (leaf === this._placeholder ? 0 : offset);
       if (leaf.className === 'x' || point?.comparePoint(leaf, leaf.length ?? 0) > 0) break;
-      n += leaf.length ?? 1;
+      n += this._unitsOf(leaf);
     }
     return n;
   }
@@ -812,14 +836,21 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     ];
   }
 
+  /** The units of the message a leaf holds: a <br> one, a text node its length (the
+   * placeholder of a new item none). */
+  _unitsOf(leaf) {
+    return leaf === this._placeholder ? 0 : (leaf.length ?? 1);
+  }
+
   /** The DOM point of UTF-16 offset `k`. */
   _pointAt(k) {
     let n = 0;
     let leaf;
     for (leaf of this._leaves()) {
       const isText = leaf.nodeType === 3;
-      if (k <= n + (isText ? leaf.length : 0)) return isText ? [leaf, k - n] : [leaf.parentNode, indexInParent(leaf)];
-      n += leaf.length ?? 1;
+      if (k <= n + (isText ? this._unitsOf(leaf) : 0))
+        return isText ? [leaf, k - n] : [leaf.parentNode, indexInParent(leaf)];
+      n += this._unitsOf(leaf);
     }
     return leaf ? [leaf.parentNode, indexInParent(leaf) + 1] : [this._editor, 0];
   }
@@ -841,7 +872,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._snapshot();
     this._syncSelection();
     this._pending = null;
-    const value = this._engine.parseHtml(serialize(this._editor));
+    const value = this._engine.parseHtml(serialize(this._editor, this._placeholder));
     const pending = composition?.pending;
     if (!pending) return this._loadValue(value);
     // what the composition inserted at the pending caret takes the pending format
@@ -893,9 +924,9 @@ function collapseWhitespace(root) {
 }
 
 /** The children of `root` as HTML: text (whitespace as references, which H6 keeps) and
- * elements with their `style`, the dropped ones and the caret's <br> left out. Iterative, so
- * that no nesting depth overflows the stack. */
-function serialize(root) {
+ * elements with their `style`, the dropped ones, the caret's <br> and the new item's
+ * `placeholder` unit left out. Iterative, so that no nesting depth overflows the stack. */
+function serialize(root, placeholder) {
   let out = '';
   const stack = [{ next: root.firstChild, close: '' }];
   while (stack.length) {
@@ -907,7 +938,7 @@ function serialize(root) {
       continue;
     }
     top.next = node.nextSibling;
-    if (node.nodeType === 3) out += escapeHtml(node.data);
+    if (node.nodeType === 3) out += escapeHtml(node === placeholder ? node.data.replace('\u200b', '') : node.data);
     else if (node.nodeType === 1 && node.className !== 'x' && !node.matches(DROPPED)) {
       const tag = node.localName;
       const style = node.getAttribute('style');

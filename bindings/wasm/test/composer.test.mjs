@@ -1041,3 +1041,38 @@ test('a keystroke changes one text node, however long the message (issue 23)', {
   );
   await c.close();
 });
+
+test('a new list item shows its bullet or number before it is typed into (issue 23)', { skip }, async () => {
+  const c = await open();
+  const items = () => c.p.locator('chatmark-composer .ed li').count();
+  await c.ed.click();
+  await c.button('Bulleted list').click();
+  await c.p.keyboard.type('milk');
+  await c.p.keyboard.press('Enter');
+  // the value has no item yet (an empty line carries no codes, P4); the editor shows one
+  assert.deepEqual(await c.value(), { text: 'milk\n', text_styles: [{ start: 0, len: 4, st: ['lst_1'] }] });
+  assert.equal(await items(), 2);
+  await c.p.keyboard.type('eggs');
+  assert.deepEqual((await c.value()).text_styles, [
+    { start: 0, len: 4, st: ['lst_1'] },
+    { start: 5, len: 4, st: ['lst_1'] },
+  ]);
+  await assertShowsValue(c);
+  // mid-list, the new item is numbered in place and the ones after it move on
+  await c.set(await c.p.evaluate(() => window.engine.parseMarkdown('1. a\n2. b\n3. c')));
+  await c.select(1, 1);
+  await c.p.keyboard.press('Enter');
+  assert.equal(await c.p.locator('chatmark-composer .ed ol').count(), 1);
+  assert.equal(await c.p.locator('chatmark-composer .ed ol > li').count(), 4);
+  assert.equal(await c.p.locator('chatmark-composer .ed ol > li').nth(2).textContent(), 'b');
+  await c.p.keyboard.type('x');
+  assert.deepEqual(await c.value(), await c.p.evaluate(() => window.engine.parseMarkdown('1. a\n2. x\n3. b\n4. c')));
+  // a new item left empty is no item: the caret moving away takes its bullet off
+  await c.p.keyboard.press('Enter');
+  assert.equal(await items(), 5);
+  await c.p.keyboard.press('ArrowDown');
+  await c.p.evaluate(() => new Promise(requestAnimationFrame));
+  assert.equal(await items(), 4);
+  await assertShowsValue(c);
+  await c.close();
+});
