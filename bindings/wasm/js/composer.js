@@ -631,10 +631,21 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
         pending.mask &= ~LINE;
         return this._render(1);
       }
+      // Shift+Enter in a list item goes on inside it: a line indented to the item's text, as
+      // markdown writes one (`- a` then `  b`), not a new item
+      let line = keep & LINE;
+      if (type === 'insertLineBreak' && keep & LIST) {
+        const level = CODES.findIndex((code, k) => keep & (1 << k) && code.startsWith('ind')) + 1;
+        const indent = level ? +CODES[level - 1][4] : 0;
+        line = bitOf(`ind_${Math.min(5, indent + 1)}`);
+        let lineEnd = text.indexOf('\n', end);
+        if (lineEnd < 0) lineEnd = text.length;
+        for (let k = end; k < lineEnd; k++) this._masks[k] = (this._masks[k] & ~LINE) | line;
+      }
       this._replace(start, end, '\n');
       // a new empty line keeps the line codes until it is typed into
-      if (keep & LINE && /^\n?$/.test(this._text[start + 1] || '')) {
-        this._pending = { at: start + 1, mask: keep };
+      if (line && /^\n?$/.test(this._text[start + 1] || '')) {
+        this._pending = { at: start + 1, mask: (keep & ~LINE) | line };
         this._render(1);
       }
     } else if (type === 'insertFromDrop') this._paste(event.dataTransfer, ...target());

@@ -1076,3 +1076,29 @@ test('a new list item shows its bullet or number before it is typed into (issue 
   await assertShowsValue(c);
   await c.close();
 });
+
+test('Shift+Enter in a list item goes on inside it, as markdown indents it (issue 23)', { skip }, async () => {
+  const c = await open();
+  await c.ed.click();
+  await c.button('Bulleted list').click();
+  await c.p.keyboard.type('milk');
+  await c.p.keyboard.press('Shift+Enter');
+  await c.p.keyboard.type('oat or soy');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.type('more');
+  // the continuation line is indented to the item's text (`- milk` then `  oat or soy`)
+  assert.deepEqual(
+    await c.value(),
+    await c.p.evaluate(() => window.engine.parseMarkdown('- milk\n  oat or soy\n  more')),
+  );
+  // mid-item, the rest of the item moves to the continuation line
+  await c.set(await c.p.evaluate(() => window.engine.parseMarkdown('- ab\n  - cd')));
+  await c.select(1, 1);
+  await c.p.keyboard.press('Shift+Enter');
+  assert.deepEqual(await c.value(), await c.p.evaluate(() => window.engine.parseMarkdown('- a\n  b\n  - cd')));
+  await c.select(5, 5);
+  await c.p.keyboard.press('Shift+Enter');
+  assert.deepEqual(await c.value(), await c.p.evaluate(() => window.engine.parseMarkdown('- a\n  b\n  - c\n    d')));
+  await assertShowsValue(c);
+  await c.close();
+});
