@@ -606,8 +606,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const type = event.inputType;
     const [start, end] = this._selection;
     const text = this._text;
-    // the browser's target range, only where it says more than the selection: reading it
-    // lays out the editor, the cost of a keystroke in a long message
+    // the browser's target range, read only where it says more than the selection
     const target = () => {
       const range = event.getTargetRanges()[0];
       return range ? this._offsetsOf(range) : [start, end];
