@@ -49,7 +49,10 @@ function withCodes(mask, codes) {
 const codeLists = new Map();
 const codesOf = (mask) => {
   let codes = codeLists.get(mask);
-  if (!codes) codeLists.set(mask, (codes = CODES.filter((code) => mask & bitOf(code))));
+  if (!codes) {
+    codes = CODES.filter((code) => mask & bitOf(code));
+    codeLists.set(mask, codes);
+  }
   return codes;
 };
 
