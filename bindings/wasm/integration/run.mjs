@@ -30,7 +30,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM, launchChromium } from '../test/helpers.mjs';
+import { CHROMIUM, launchChromium, TYPES } from '../test/helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgRoot = join(here, '..');
@@ -104,16 +104,6 @@ function install(app, tgz) {
   for (const out of ['dist', 'dist-csp', '.next']) rmSync(join(dir, out), { recursive: true, force: true });
   return dir;
 }
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-};
 
 /** Serves `root` on 127.0.0.1 (`/` is index.html), with `headers` on every answer. */
 async function serveDir(root, headers = {}) {

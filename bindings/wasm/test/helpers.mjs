@@ -57,13 +57,15 @@ export function forMarkdownEntry(v) {
   return { id: v.id, input, expect_error: 'unsupported_parse_mode' };
 }
 
-const TYPES = {
+/** Content types of the files the test servers (and the integration matrix's) serve. */
+export const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
   '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
 };
 
 /** Serves the package directory on 127.0.0.1 at an ephemeral port: {origin, close()}. */
