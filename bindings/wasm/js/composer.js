@@ -87,18 +87,42 @@ function canonical(engine, value) {
   return canonical(engine, messageOf(text, kept));
 }
 
-/** `next` (the markdown source just edited, as parseMarkdown reads it) with the codes the
- * dialect cannot write (`NO_MARKDOWN`: the small and normal sizes, the default colour) put
- * back from `old` on the text the edit did not change, the texts' common start and end;
- * answers the value and the codes kept. */
-function keepUnwritable(old, next) {
-  const [a, b] = [old.text, next.text];
+/** The lengths of the common start and end of `a` and `b` (not overlapping). */
+function commonEnds(a, b) {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return [head, tail];
+}
+
+/** `next` (the markdown source just edited, as parseMarkdown reads it) with what the dialect
+ * cannot write put back from `old` on the text the edit did not change (the texts' common
+ * start and end): the spaces that begin lines (P1 reads them as indentation), then the codes
+ * of `NO_MARKDOWN` (the small and normal sizes, the default colour). Answers the value and
+ * the names of what was kept, for the note. */
+function keepUnwritable(old, next) {
+  // the spaces that begin old's lines, taken out of it as the markdown source lost them
+  const spaces = [];
+  const bare = old.text.replace(/(^|\n)( +)/g, (_, br, run, at) => {
+    spaces.push([at + br.length - spaces.reduce((n, [, r]) => n + r.length, 0), run, at + br.length]);
+    return br;
+  });
+  const [head, tail] = commonEnds(bare, next.text);
   const before = masksOf(old);
-  const masks = masksOf(next);
+  let text = next.text;
+  let masks = masksOf(next);
+  const names = [];
+  for (const [at, run, from] of spaces.reverse()) {
+    // where the line starts in next, when the edit left it alone
+    const to = at < head ? at : at >= bare.length - tail ? at - bare.length + next.text.length : -1;
+    if (to < 0) continue;
+    text = text.slice(0, to) + run + text.slice(to);
+    masks = [...masks.slice(0, to), ...before.slice(from, from + run.length), ...masks.slice(to)];
+    names[0] = 'leading spaces';
+  }
+  // then the codes, over the texts with those spaces back
+  const [start, end] = commonEnds(old.text, text);
   let kept = 0;
   const keep = (to, from) => {
     const lost = before[from] & NO_MARKDOWN;
@@ -109,9 +133,10 @@ function keepUnwritable(old, next) {
       }
     }
   };
-  for (let k = 0; k < head; k++) keep(k, k);
-  for (let k = 1; k <= tail; k++) keep(b.length - k, a.length - k);
-  return [kept ? messageOf(b, masks) : next, kept];
+  for (let k = 0; k < start; k++) keep(k, k);
+  for (let k = 1; k <= end; k++) keep(text.length - k, old.text.length - k);
+  names.push(...CODES.filter((code) => kept & bitOf(code)));
+  return [names.length ? messageOf(text, masks) : next, names];
 }
 
 /** Per UTF-16 unit of `value.text`, the mask of the codes its runs give it. */
@@ -228,7 +253,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       event.stopPropagation();
       const [value, kept] = keepUnwritable(this._value, this._engine.parseMarkdown(this._source.value));
       this._value = value;
-      this._note.textContent = kept ? `Not in markdown: ${CODES.filter((code) => kept & bitOf(code))}` : '';
+      this._note.textContent = kept.length ? `Not in markdown: ${kept.join(', ')}` : '';
       this._refresh(1);
     });
     on(root, 'keydown', this._onKeyDown);

@@ -926,6 +926,23 @@ test('markdown mode keeps what markdown cannot write on text an edit left alone 
     ],
   });
   assert.match(await c.p.locator('chatmark-composer .nt').textContent(), /f_13/);
+  // spaces that begin lines (markdown reads them as indentation) stay where the edit left them
+  await c.p.evaluate(() => {
+    document.querySelector('chatmark-composer').mode = 'wysiwyg';
+  });
+  await c.set({ text: '  two spaces\nplain\n   three', text_styles: [] });
+  await c.p.evaluate(() => {
+    document.querySelector('chatmark-composer').mode = 'markdown';
+  });
+  await source.click();
+  await c.p.keyboard.press('Control+Home');
+  await c.p.keyboard.press('ArrowDown');
+  await c.p.keyboard.press('End');
+  await c.p.keyboard.type(' text');
+  assert.deepEqual(await c.value(), { text: '  two spaces\nplain text\n   three', text_styles: [] });
+  assert.match(await c.p.locator('chatmark-composer .nt').textContent(), /leading spaces/);
+  await c.set(small);
+  await c.p.keyboard.press('Control+End');
   // text the edit replaced takes what the markdown says
   await c.p.keyboard.press('Control+Home');
   await c.p.keyboard.press('Shift+ArrowRight');
