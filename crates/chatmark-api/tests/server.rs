@@ -1658,3 +1658,16 @@ fn an_unreachable_postgres_database_stops_the_start() {
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("PostgreSQL"), "{stderr}");
 }
+
+/// Issue 25: the PostgreSQL store refuses a single-threaded runtime, where its blocking
+/// methods would wait forever for a connection nobody drives, instead of hanging.
+#[tokio::test]
+async fn the_postgres_store_refuses_a_current_thread_runtime() {
+    let (tls, _) = probe::client_config(None).unwrap();
+    let refused =
+        postgres::PostgresStore::open("postgres://u@127.0.0.1:1/x", None, &[], &tls).await;
+    assert!(
+        refused.is_err_and(|e| e.contains("multi-threaded")),
+        "opened on a current-thread runtime"
+    );
+}

@@ -137,6 +137,10 @@ impl PostgresStore {
         access_tokens: &[String],
         tls: &Arc<ClientConfig>,
     ) -> Result<(Self, Vec<String>), String> {
+        // its blocking methods wait on the runtime's other workers to drive the connections
+        if Handle::current().runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
+            return Err("the PostgreSQL store needs a multi-threaded tokio runtime".to_owned());
+        }
         let mut config = tokio_postgres::Config::from_str(url)
             .map_err(|e| format!("CHATMARK_API_DB is not a usable PostgreSQL URL: {e}"))?;
         if config.get_connect_timeout().is_none() {
