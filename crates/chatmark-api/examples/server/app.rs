@@ -168,6 +168,9 @@ fn setting(name: &str, (min, max): (u64, u64)) -> Result<Option<u64>, String> {
 struct AppState {
     config: Config,
     store: Arc<dyn Store>,
+    /// Store calls allowed at once: what the store serves in parallel (one SQLite
+    /// connection, or the PostgreSQL pool's connections).
+    turns: tokio::sync::Semaphore,
     prober: Prober,
 }
 
@@ -178,6 +181,13 @@ impl AppState {
         &self,
         call: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        // the calls the store cannot serve yet wait here, in order, instead of on blocking
+        // threads contending for its lock (which let some wait for a second under load)
+        let _turn = self
+            .turns
+            .acquire()
+            .await
+            .map_err(|e| StoreError::Backend(e.to_string()))?;
         let store = Arc::clone(&self.store);
         tokio::task::spawn_blocking(move || call(store.as_ref()))
             .await
@@ -190,7 +200,7 @@ impl AppState {
 /// answers it with notes for the operator (what was seeded, which roots were loaded).
 pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
     let (tls, mut notes) = probe::client_config(config.extra_roots.as_deref())?;
-    let store: Arc<dyn Store> = if postgres::is_url(&config.db) {
+    let (store, turns): (Arc<dyn Store>, usize) = if postgres::is_url(&config.db) {
         let (store, more) = PostgresStore::open(
             &config.db,
             config.quota_seed.as_deref(),
@@ -199,7 +209,7 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
         )
         .await?;
         notes.extend(more);
-        Arc::new(store)
+        (Arc::new(store), postgres::POOL_SIZE)
     } else {
         let (store, more) = SqliteStore::open(
             &config.db,
@@ -207,18 +217,20 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
             &config.quota_tokens,
         )?;
         notes.extend(more);
-        Arc::new(store)
+        // one connection: two turns keep the next call's thread ready while one runs
+        (Arc::new(store), 2)
     };
     let prober = Prober::with_config(config.probe_timeout, config.allow_loopback, tls);
-    Ok((router(config.clone(), store, prober), notes))
+    Ok((router(config.clone(), store, turns, prober), notes))
 }
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
-/// `POST /v3.0/oa/quota/group`.
-pub fn router(config: Config, store: Arc<dyn Store>, prober: Prober) -> Router {
+/// `POST /v3.0/oa/quota/group`, over `store` serving `turns` calls at once.
+pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Prober) -> Router {
     let state = Arc::new(AppState {
         config,
         store,
+        turns: tokio::sync::Semaphore::new(turns.max(1)),
         prober,
     });
     Router::new()
