@@ -308,7 +308,10 @@ export function createApi({ html, entry }) {
     if (u32.length === 0) views();
   }
 
+  /** Makes room for the next call's input; first makes the views again if a call since the
+   *  last read of an answer grew the memory (a refusal reads none). */
   function reserve(bytes, nums, units = 0) {
+    fresh();
     if (bytes > inCap || nums > numCap || units > unitCap) {
       const grow = (want, cap, least) => (want > cap ? Math.max(want, cap * 2, least) : cap);
       ex.reserve(grow(bytes, inCap, 256), grow(nums, numCap, 64), grow(units, unitCap, 256));

@@ -301,3 +301,15 @@ test('resolveSendMessage reads values as JSON would write them', () => {
   assert.throws(() => resolveSendMessage({ chat_id: 1.5, text: 'x' }), { code: 'missing_chat_id' });
   assert.throws(() => resolveSendMessage(Object.create({ chat_id: 1, text: 'x' })), { code: 'missing_chat_id' });
 });
+
+test('a refusal that grew wasm memory leaves the next call working (chatmark/markdown)', () => {
+  // an HTML body resolved as plain text by the markdown-only build, then refused: the wasm
+  // memory grew for its 3 MB answer, and the views over it must be made again before the
+  // next call writes its input (it used to throw ERR_OUT_OF_RANGE or read nothing)
+  const body = { chat_id: 1, text: 'x'.repeat(3_000_000), parse_mode: 'html' };
+  assert.throws(() => markdown.resolveSendMessage(body, { maxTextLen: 0 }), { code: 'unsupported_parse_mode' });
+  assert.deepEqual(markdown.parseMarkdown('**after** it'), {
+    text: 'after it',
+    text_styles: [{ start: 0, len: 5, st: ['b'] }],
+  });
+});
