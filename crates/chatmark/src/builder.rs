@@ -36,7 +36,7 @@ impl RunBuilder {
 
     /// Gives the last unit emitted the style `set` instead of the open span's (which holds
     /// it), splitting or merging spans so that the runs stay canonical (C1–C3).
-    fn restyle_last(&mut self, set: StyleSet) {
+    pub(crate) fn restyle_last(&mut self, set: StyleSet) {
         if self.pos == 0 || set == self.open {
             return;
         }
@@ -69,6 +69,11 @@ impl RunBuilder {
         self.pos
     }
 
+    /// Makes room for `n` more runs.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.runs.reserve(n);
+    }
+
     pub(crate) fn finish(mut self) -> Vec<TextStyle> {
         self.close();
         self.runs
@@ -82,6 +87,12 @@ impl RunBuilder {
 enum TextBuf {
     Utf8(String),
     Utf16(Vec<u16>),
+}
+
+/// The text of a [`FormattedBuilder`], borrowed in its encoding.
+pub(crate) enum TextMut<'a> {
+    Utf8(&'a mut String),
+    Utf16(&'a mut Vec<u16>),
 }
 
 /// Text plus runs: what the markup parsers write into.
@@ -209,11 +220,6 @@ impl FormattedBuilder {
         matches!(self.text, TextBuf::Utf16(_))
     }
 
-    /// UTF-16 units written so far.
-    pub(crate) fn position(&self) -> usize {
-        self.runs.position()
-    }
-
     // used by HTML mode only
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Whether no text has been written.
@@ -231,23 +237,20 @@ impl FormattedBuilder {
         }
     }
 
-    /// Makes room for `n` more runs.
-    pub(crate) fn reserve_runs(&mut self, n: usize) {
-        self.runs.runs.reserve(n);
+    /// The text being written (in its encoding) and the run builder, for a producer that
+    /// writes both itself (markdown mode).
+    pub(crate) fn parts(&mut self) -> (TextMut<'_>, &mut RunBuilder) {
+        let text = match &mut self.text {
+            TextBuf::Utf8(t) => TextMut::Utf8(t),
+            TextBuf::Utf16(t) => TextMut::Utf16(t),
+        };
+        (text, &mut self.runs)
     }
 
-    /// Gives a `\r` that the text ends with the style `set` (a producer calls it before
-    /// appending a `\n`, with the codes that the line break carries). Markup between the two
-    /// vanished, so the `\r` is now part of a line break and must not carry the line codes
-    /// (1.3): the result stays a fixed point of normalisation (N5, W1).
-    pub(crate) fn restyle_trailing_cr(&mut self, set: StyleSet) {
-        let ends_with_cr = match &self.text {
-            TextBuf::Utf8(t) => t.as_bytes().last() == Some(&b'\r'),
-            TextBuf::Utf16(t) => t.last() == Some(&0x0d),
-        };
-        if ends_with_cr {
-            self.runs.restyle_last(set);
-        }
+    /// Makes room for `n` more runs.
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
+    pub(crate) fn reserve_runs(&mut self, n: usize) {
+        self.runs.reserve(n);
     }
 
     /// The text and runs, with the text in UTF-8 (a UTF-16 builder's is decoded).

@@ -204,24 +204,16 @@ impl<'a> Source<'a> {
 
     /// The unit at `i` as a byte ([`Unit::byte`]), `None` past the end.
     #[inline]
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub(crate) fn byte(self, i: usize) -> Option<u8> {
         units!(self, u => u.get(i).map(|c| c.byte()))
     }
 
     /// The first position in `from..end` whose unit is in `table` (indexed by
     /// [`Unit::byte`]), or `end`.
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub(crate) fn find_in(self, from: usize, end: usize, table: &[bool; 256]) -> usize {
         units!(self, u => find_in(u, from, end, table))
-    }
-
-    /// The first position in `from..end` holding the ASCII byte `b`.
-    pub(crate) fn find(self, from: usize, end: usize, b: u8) -> Option<usize> {
-        units!(self, u => find(u, from, end, b))
-    }
-
-    /// How many units from `from` (before `end`) are the ASCII byte `b`.
-    pub(crate) fn run_len(self, from: usize, end: usize, b: u8) -> usize {
-        units!(self, u => run_len(u, from, end, b))
     }
 
     /// The character that ends at `pos`, if it starts at or after `floor`. A lone
@@ -328,6 +320,7 @@ fn next_lone(input: &[u16], from: usize) -> Option<usize> {
 
 /// The first `k` in `from..end` with `table[units[k].byte()]`, or `end`.
 #[inline]
+#[cfg_attr(not(feature = "html"), allow(dead_code))]
 fn find_in<U: Unit>(units: &[U], from: usize, end: usize, table: &[bool; 256]) -> usize {
     units
         .get(from..end)
@@ -336,21 +329,6 @@ fn find_in<U: Unit>(units: &[U], from: usize, end: usize, table: &[bool; 256]) -
                 .position(|&c| table.get(usize::from(c.byte())).copied().unwrap_or(false))
         })
         .map_or(end, |k| from + k)
-}
-
-#[inline]
-pub(crate) fn find<U: Unit>(units: &[U], from: usize, end: usize, b: u8) -> Option<usize> {
-    units
-        .get(from..end)
-        .and_then(|s| U::position_of(s, b))
-        .map(|k| from + k)
-}
-
-#[inline]
-pub(crate) fn run_len<U: Unit>(units: &[U], from: usize, end: usize, b: u8) -> usize {
-    units
-        .get(from..end)
-        .map_or(0, |s| s.iter().take_while(|&&c| c.byte() == b).count())
 }
 
 #[cfg(test)]
@@ -409,9 +387,9 @@ mod tests {
         let s = Source::Utf16(&u);
         assert_eq!(s.byte(0), Some(0xe9));
         assert_eq!(s.byte(4), Some(0xff));
-        assert_eq!(s.find(0, 5, b'}'), Some(3));
+        assert_eq!(u16::position_of(&u, b'}'), Some(3));
         // U+017B's low byte is `{`: a UTF-16 unit is never taken for the ASCII it ends with
-        assert_eq!(s.find(2, 5, b'{'), None);
-        assert_eq!(Source::Utf8("**x").run_len(0, 3, b'*'), 2);
+        assert_eq!(u16::position_of(&u[2..], b'{'), None);
+        assert_eq!(u8::position_of(b"a**x", b'*'), Some(1));
     }
 }

@@ -3,7 +3,7 @@
 //! match; the rest by binary search in the generated tables of `unicode.rs`.
 
 use super::unicode::{PUNCTUATION, WHITESPACE};
-use crate::source::Source;
+use crate::source::{TypedSource, Unit};
 
 /// The class of the character next to a delimiter run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,26 +46,62 @@ pub(crate) fn class(c: char) -> Class {
     }
 }
 
-/// Class of the character before `pos`, or whitespace at the start of the line content.
-pub(super) fn before(src: Source<'_>, pos: usize, line_start: usize) -> Class {
+/// Class of the character before `pos`, or whitespace at the start of the message. (The
+/// scan asks at delimiter runs only; what precedes a line's content is a space or a line
+/// break, so the start of the content reads as whitespace too, as I4 wants.)
+#[inline]
+pub(super) fn before<'a, T: TypedSource<'a>>(src: T, pos: usize) -> Class {
     // ASCII (most neighbours of markup) without decoding
-    match src.byte(pos.wrapping_sub(1)) {
-        Some(b) if b < 0x80 && pos > line_start => class(char::from(b)),
-        _ => src
-            .char_before(pos, line_start)
+    match pos.checked_sub(1).and_then(|k| src.units().get(k)) {
+        None => Class::Whitespace,
+        Some(u) if u.byte() < 0x80 => ascii(u.byte()),
+        Some(_) => src
+            .source()
+            .char_before(pos, 0)
             .map_or(Class::Whitespace, class),
     }
 }
 
-/// Class of the character at `pos`, or whitespace at the end of the line content.
-pub(super) fn after(src: Source<'_>, pos: usize, line_end: usize) -> Class {
-    match src.byte(pos) {
-        Some(b) if b < 0x80 && pos < line_end => class(char::from(b)),
-        _ => src
-            .char_after(pos, line_end)
+/// Class of the character at `pos`, or whitespace at the end of the message (a line break
+/// is whitespace too, as I4 wants at the end of a line's content).
+#[inline]
+pub(super) fn after<'a, T: TypedSource<'a>>(src: T, pos: usize) -> Class {
+    let units = src.units();
+    match units.get(pos) {
+        None => Class::Whitespace,
+        Some(u) if u.byte() < 0x80 => ascii(u.byte()),
+        Some(_) => src
+            .source()
+            .char_after(pos, units.len())
             .map_or(Class::Whitespace, class),
     }
 }
+
+/// The class of an ASCII byte, from a table.
+#[inline]
+fn ascii(b: u8) -> Class {
+    ASCII.get(usize::from(b)).copied().unwrap_or(Class::Other)
+}
+
+/// [`class`] of every ASCII character.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+static ASCII: [Class; 128] = {
+    let mut t = [Class::Other; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if matches!(c, b'\t' | b'\n' | 0x0c | b'\r' | b' ') {
+            Class::Whitespace
+        } else if c.is_ascii_punctuation() {
+            Class::Punctuation
+        } else {
+            Class::Other
+        };
+        b += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -73,6 +109,9 @@ mod tests {
 
     #[test]
     fn classes() {
+        for b in 0..128u8 {
+            assert_eq!(ascii(b), class(char::from(b)), "{b}");
+        }
         assert_eq!(class(' '), Class::Whitespace);
         assert_eq!(class('\u{A0}'), Class::Whitespace);
         assert_eq!(class('\u{3000}'), Class::Whitespace);

@@ -5,9 +5,9 @@
 //! them changes nothing); "remove the delimiters between opener and closer" truncates it,
 //! and the per-kind `openers_bottom` bound keeps every search from rescanning (L1).
 //!
-//! What each run ends up doing is recorded as [`Events`], one `u32` per run, for the
-//! emission pass.
+//! What each run ends up doing is recorded as [`Events`] in its mark, for the output walk.
 
+use super::marks::Marks;
 use crate::sort::sat32;
 
 /// One opener candidate on the stack.
@@ -26,7 +26,7 @@ struct Opener {
 
 /// The pairs a delimiter run takes part in: how many it closes and opens of each of its
 /// codes (`b` by two delimiters, `i` by one; a `~~` run counts its `s` as `b`). Packed in a
-/// `u32` of four 7-bit counts; a count past 127 moves the run to a side table (`Marks::wide`).
+/// `u32` of four 7-bit counts; a count past 127 moves the run to a side table of [`Marks`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Events {
     pub close_two: u32,
@@ -52,7 +52,7 @@ impl Events {
         self.close_two | self.close_one | self.open_two | self.open_one == 0
     }
 
-    fn fits(self) -> bool {
+    pub(super) fn fits(self) -> bool {
         self.close_two
             .max(self.close_one)
             .max(self.open_two)
@@ -60,164 +60,16 @@ impl Events {
             <= FIELD
     }
 
-    fn pack(self) -> u32 {
+    pub(super) fn pack(self) -> u32 {
         self.close_two | self.close_one << 7 | self.open_two << 14 | self.open_one << 21
     }
 
-    fn unpack(p: u32) -> Events {
+    pub(super) fn unpack(p: u32) -> Events {
         Events {
             close_two: p & FIELD,
             close_one: p >> 7 & FIELD,
             open_two: p >> 14 & FIELD,
             open_one: p >> 21 & FIELD,
-        }
-    }
-}
-
-/// One markup token of the message, as the analysis pass leaves it for the emission pass:
-/// its first byte and what it is, packed in a `u32` (two kind bits, a flag, a payload).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Mark {
-    /// First byte of the token in the input.
-    pub at: u32,
-    info: u32,
-}
-
-const KIND: u32 = 3 << 30;
-const DELIM: u32 = 0;
-const TAG: u32 = 1 << 30;
-const ESCAPE: u32 = 2 << 30;
-/// A delimiter run whose counts live in the side table (at the payload's index); a matched
-/// opening tag that the emission pass has seen closed.
-const FLAG: u32 = 1 << 29;
-const PAYLOAD: u32 = FLAG - 1;
-/// The payload of an unpaired tag.
-const UNPAIRED: u32 = PAYLOAD;
-
-/// What a [`Mark`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum MarkKind {
-    /// A `*`, `_` or `~~` run and the pairs it takes part in (I4, I5).
-    Delim(Events),
-    /// An I3 tag: the index of its partner, if paired; whether a paired opener has been
-    /// closed already (emission).
-    Tag { partner: Option<u32>, ended: bool },
-    /// A backslash that escapes the next character (I2): dropped.
-    Escape,
-}
-
-/// The marks of a message in source order, plus the side table of wide event counts.
-#[derive(Debug, Default)]
-pub(super) struct Marks {
-    list: Vec<Mark>,
-    wide: Vec<Events>,
-}
-
-impl Marks {
-    /// No marks (const, so that the per-thread scratch needs no lazy initialisation).
-    pub(super) const NEW: Self = Self {
-        list: Vec::new(),
-        wide: Vec::new(),
-    };
-
-    pub(super) fn clear(&mut self) {
-        self.list.clear();
-        self.wide.clear();
-    }
-
-    pub(super) fn shrink_to(&mut self, n: usize) {
-        self.list.shrink_to(n);
-        self.wide.shrink_to(n);
-    }
-
-    pub(super) fn get(&self, k: usize) -> Option<Mark> {
-        self.list.get(k).copied()
-    }
-
-    fn push(&mut self, at: usize, info: u32) -> u32 {
-        self.list.push(Mark {
-            at: sat32(at),
-            info,
-        });
-        sat32(self.list.len() - 1)
-    }
-
-    pub(super) fn push_escape(&mut self, at: usize) {
-        self.push(at, ESCAPE);
-    }
-
-    pub(super) fn push_tag(&mut self, at: usize) -> u32 {
-        self.push(at, TAG | UNPAIRED)
-    }
-
-    /// Pairs tags `a` and `b` (I3).
-    pub(super) fn pair(&mut self, a: u32, b: u32) {
-        for (x, y) in [(a, b), (b, a)] {
-            if let Some(m) = self.list.get_mut(x as usize) {
-                m.info = TAG | (y & PAYLOAD);
-            }
-        }
-    }
-
-    /// Marks the paired opening tag `k` as closed (emission).
-    pub(super) fn end_tag(&mut self, k: u32) {
-        if let Some(m) = self.list.get_mut(k as usize) {
-            m.info |= FLAG;
-        }
-    }
-
-    /// What mark `k` is.
-    pub(super) fn kind(&self, k: usize) -> MarkKind {
-        let Some(m) = self.list.get(k) else {
-            return MarkKind::Escape;
-        };
-        match m.info & KIND {
-            DELIM if m.info & FLAG != 0 => MarkKind::Delim(
-                self.wide
-                    .get((m.info & PAYLOAD) as usize)
-                    .copied()
-                    .unwrap_or_default(),
-            ),
-            DELIM => MarkKind::Delim(Events::unpack(m.info)),
-            TAG => MarkKind::Tag {
-                partner: Some(m.info & PAYLOAD).filter(|&p| p != UNPAIRED),
-                ended: m.info & FLAG != 0,
-            },
-            _ => MarkKind::Escape,
-        }
-    }
-
-    /// The number of pairs matched (each counted at its closer).
-    pub(super) fn pairs(&self) -> usize {
-        (0..self.list.len())
-            .map(|k| match self.kind(k) {
-                MarkKind::Delim(e) => (e.close_two + e.close_one) as usize,
-                MarkKind::Tag {
-                    partner: Some(p), ..
-                } if (p as usize) < k => 1,
-                _ => 0,
-            })
-            .sum()
-    }
-
-    fn update(&mut self, k: u32, f: impl FnOnce(&mut Events)) {
-        let MarkKind::Delim(mut e) = self.kind(k as usize) else {
-            return;
-        };
-        f(&mut e);
-        let wide_len = sat32(self.wide.len());
-        let Some(m) = self.list.get_mut(k as usize) else {
-            return;
-        };
-        if m.info & FLAG != 0 {
-            if let Some(w) = self.wide.get_mut((m.info & PAYLOAD) as usize) {
-                *w = e;
-            }
-        } else if e.fits() {
-            m.info = DELIM | e.pack();
-        } else {
-            m.info = DELIM | FLAG | (wide_len & PAYLOAD);
-            self.wide.push(e);
         }
     }
 }
@@ -267,7 +119,7 @@ impl Matcher {
         can_close: bool,
         marks: &mut Marks,
     ) {
-        let me = marks.push(at, DELIM);
+        let me = marks.push_delim(at, len);
         let mut count = len;
         let orig_mod3 = (len % 3) as u8;
         if can_close {
@@ -302,20 +154,8 @@ impl Matcher {
                 let used = if two { 2 } else { 1 };
                 opener.count = opener.count.saturating_sub(used as u32);
                 let (run, done) = (opener.run, opener.count == 0);
-                marks.update(run, |e| {
-                    if two {
-                        e.open_two += 1;
-                    } else {
-                        e.open_one += 1;
-                    }
-                });
-                marks.update(me, |e| {
-                    if two {
-                        e.close_two += 1;
-                    } else {
-                        e.close_one += 1;
-                    }
-                });
+                marks.update(run, false, two);
+                marks.update(me, true, two);
                 if done {
                     self.truncate(at);
                 }
@@ -343,6 +183,7 @@ impl Matcher {
 
 #[cfg(test)]
 mod tests {
+    use super::super::marks::MarkKind;
     use super::*;
 
     fn events(runs: &[(u8, usize, bool, bool)]) -> Vec<Events> {
@@ -352,8 +193,8 @@ mod tests {
             m.run(k, ch, len, o, c, &mut marks);
         }
         (0..runs.len())
-            .map(|k| match marks.kind(k) {
-                MarkKind::Delim(e) => e,
+            .map(|k| match marks.get(k) {
+                Some((_, MarkKind::Delim { events, .. })) => events,
                 other => panic!("{other:?}"),
             })
             .collect()

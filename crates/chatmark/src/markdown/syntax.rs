@@ -47,7 +47,49 @@ pub(super) static INLINE_TABLE: [bool; 256] = {
     t
 };
 
+/// Where the scan stops inside a paragraph line: a byte of [`INLINE_BYTES`] or `\n`.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+pub(super) static SCAN_TABLE: [bool; 256] = {
+    let mut t = INLINE_TABLE;
+    t[b'\n' as usize] = true;
+    t
+};
+
+/// Whether a line beginning with `b` needs its start read ([`super::lines`]): a byte of
+/// [`PREFIX_BYTES`], `*` (a bullet, P3, which is an inline byte too), a backtick (F1), or
+/// a line break (an empty line, 2.3).
+#[inline]
+pub(super) fn line_start_special(b: u8) -> bool {
+    CLASS.get(usize::from(b)).copied().unwrap_or(0) & PREFIX != 0
+        || matches!(b, b'*' | b'`' | b'\n' | b'\r')
+}
+
 /// Whether `b` may begin an inline construct anywhere (so a renderer escapes it, I2).
 pub(crate) fn is_inline(b: u8) -> bool {
     INLINE_TABLE.get(usize::from(b)).copied().unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_start_special;
+    use crate::markdown::lines;
+
+    /// The scan reads a line's start only when [`line_start_special`] says so: every byte
+    /// that a prefix, a fence or a blank line can begin with must be on the list (P1–P3,
+    /// F1, 2.3).
+    #[test]
+    fn every_line_start_construct_begins_with_a_listed_byte() {
+        for b in 0..=255u8 {
+            for rest in [&b" x"[..], b"`` x", b"", b"> y", b"2. z", b"\n"] {
+                let mut line = vec![b];
+                line.extend_from_slice(rest);
+                let raw = &line[..line.iter().position(|&c| c == b'\n').unwrap_or(line.len())];
+                let read = lines::prefix(raw).0 > 0
+                    || lines::opens_fence(raw).is_some()
+                    || lines::is_blank(raw);
+                assert!(!read || line_start_special(b), "{:?}", line);
+            }
+        }
+    }
 }

@@ -1,0 +1,290 @@
+//! The output walk of markdown mode: one walk over the marks the scan left
+//! ([`super::marks`]), copying the message's own text between the units that go (prefixes,
+//! blank lines' spaces, escapes' backslashes, matched delimiters, paired tags) in the
+//! source's encoding, and giving the run builder one span per change of style: the inline
+//! codes of the delimiter pairs and of the innermost open tag of each slot (1.3, I3–I5)
+//! plus the line codes on a line's content (P4). Unpaired tags are text, with a diagnostic
+//! when asked for (L3).
+
+use super::inline;
+use super::marks::{MarkKind, Marks};
+use crate::builder::RunBuilder;
+use crate::msg::msg;
+use crate::source::{TypedSource, Unit};
+use crate::style::INLINE_SLOTS;
+use crate::utf16::{utf16_len, Note, Span};
+use crate::{DiagnosticCode, StyleCode, StyleSet};
+
+/// The text being written, in the source's encoding.
+pub(super) trait Output {
+    /// Appends the source's units `from..to`.
+    fn push(&mut self, from: usize, to: usize);
+    /// Units written so far, in the text's encoding.
+    fn len(&self) -> usize;
+    /// UTF-16 units of the text written since it was `from` units long.
+    fn utf16_since(&self, from: usize) -> usize;
+    /// Whether the text ends with `\r`.
+    fn ends_with_cr(&self) -> bool;
+}
+
+/// UTF-8 text copied from a `&str`.
+pub(super) struct Utf8Out<'a, 'o> {
+    pub src: &'a str,
+    pub text: &'o mut String,
+}
+
+impl Output for Utf8Out<'_, '_> {
+    #[inline]
+    fn push(&mut self, from: usize, to: usize) {
+        if to > from {
+            self.text
+                .push_str(self.src.get(from..to).unwrap_or_default());
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    #[inline]
+    fn utf16_since(&self, from: usize) -> usize {
+        utf16_len(self.text.get(from..).unwrap_or_default())
+    }
+
+    fn ends_with_cr(&self) -> bool {
+        self.text.as_bytes().last() == Some(&b'\r')
+    }
+}
+
+/// UTF-16 text copied from UTF-16 units.
+pub(super) struct Utf16Out<'a, 'o> {
+    pub src: &'a [u16],
+    pub text: &'o mut Vec<u16>,
+}
+
+impl Output for Utf16Out<'_, '_> {
+    #[inline]
+    fn push(&mut self, from: usize, to: usize) {
+        if to > from {
+            self.text
+                .extend_from_slice(self.src.get(from..to).unwrap_or_default());
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    #[inline]
+    fn utf16_since(&self, from: usize) -> usize {
+        self.text.len().saturating_sub(from)
+    }
+
+    fn ends_with_cr(&self) -> bool {
+        self.text.last() == Some(&0x0d)
+    }
+}
+
+/// The walk's state.
+pub(super) struct Emit<'w, O> {
+    pub out: O,
+    pub runs: &'w mut RunBuilder,
+    pub marks: &'w mut Marks,
+    /// Open matched tags (mark, code), per inline slot, by opening order; the innermost
+    /// open one of a slot wins (1.3).
+    pub slots: &'w mut [Vec<(u32, StyleCode)>; INLINE_SLOTS],
+    pub want_notes: bool,
+}
+
+/// Where the walk is.
+struct State {
+    /// The first unit of the source not yet copied.
+    kept: usize,
+    /// The text's length when the last span was given to the run builder.
+    seg: usize,
+    /// Open delimiter pairs per flag slot (`b i u s`).
+    counts: [usize; 4],
+    /// The inline codes in force, and the current line's codes.
+    inline: StyleSet,
+    codes: StyleSet,
+    /// The inline codes of the last text given a span.
+    last_inline: StyleSet,
+    /// The UTF-16 position where the current line's content began.
+    line_start: usize,
+}
+
+impl<O: Output> Emit<'_, O> {
+    /// Walks the marks over `src`, writing its text and runs; returns the diagnostics.
+    pub(super) fn run<'a, T: TypedSource<'a>>(mut self, src: T) -> Vec<Note> {
+        let s = src.units();
+        let mut st = State {
+            kept: 0,
+            seg: 0,
+            counts: [0; 4],
+            inline: StyleSet::EMPTY,
+            codes: StyleSet::EMPTY,
+            last_inline: StyleSet::EMPTY,
+            line_start: 0,
+        };
+        let mut notes = Vec::new();
+        let mut k = 0;
+        while let Some((at, kind)) = self.marks.get(k) {
+            match kind {
+                MarkKind::Remove { len } => {
+                    self.out.push(st.kept, at);
+                    st.kept = at + len;
+                }
+                // I2: the backslash goes, the character it escapes is text
+                MarkKind::Escape => {
+                    self.out.push(st.kept, at);
+                    st.kept = at + 1;
+                }
+                MarkKind::Codes(codes) => {
+                    self.flush(&mut st, at);
+                    st.codes = codes;
+                    st.line_start = self.runs.position();
+                }
+                MarkKind::LineEnd => {
+                    self.flush(&mut st, at);
+                    // a `\r` left right before the `\n` by markup that vanished is a line
+                    // break: it keeps only its inline codes (1.3)
+                    if s.get(at).is_some_and(|c| c.byte() == b'\n')
+                        && self.runs.position() > st.line_start
+                        && self.out.ends_with_cr()
+                    {
+                        self.runs.restyle_last(st.last_inline);
+                    }
+                    st.codes = StyleSet::EMPTY;
+                }
+                MarkKind::Delim { len, events: e } => {
+                    // [closing-used | literal | opening-used]
+                    let (two, one) = match s.get(at).map(|c| c.byte()) {
+                        Some(b'~') => (StyleCode::Strike, StyleCode::Strike),
+                        _ => (StyleCode::Bold, StyleCode::Italic),
+                    };
+                    let (close, open) = (e.close_used(), e.open_used());
+                    if close > 0 {
+                        self.flush(&mut st, at);
+                        add(&mut st.counts, two, e.close_two, false);
+                        add(&mut st.counts, one, e.close_one, false);
+                        self.restyle(&mut st);
+                        st.kept = at + close;
+                    }
+                    if open > 0 {
+                        self.flush(&mut st, at + len - open);
+                        add(&mut st.counts, two, e.open_two, true);
+                        add(&mut st.counts, one, e.open_one, true);
+                        self.restyle(&mut st);
+                        st.kept = at + len;
+                    }
+                }
+                MarkKind::Tag { len, partner, .. } => {
+                    let me = u32::try_from(k).unwrap_or(u32::MAX);
+                    match (partner, inline::tag_at(s, at)) {
+                        (Some(p), Some((_, tag, _, closing))) => {
+                            self.flush(&mut st, at);
+                            st.kept = at + len;
+                            let code = tag.code();
+                            if !closing {
+                                if let Some(stack) = self.slots.get_mut(code.slot()) {
+                                    stack.push((me, code));
+                                }
+                            } else {
+                                self.marks.end_tag(p);
+                                let marks = &*self.marks;
+                                if let Some(stack) = self.slots.get_mut(code.slot()) {
+                                    while stack.last().is_some_and(|&(o, _)| marks.ended(o)) {
+                                        stack.pop();
+                                    }
+                                }
+                            }
+                            self.restyle(&mut st);
+                        }
+                        (None, Some((_, _, _, closing))) if self.want_notes => {
+                            unpaired(src, at, len, closing, &mut notes);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            k += 1;
+        }
+        let end = s.len();
+        if st.inline.with(st.codes).is_empty() {
+            // unstyled to the end: no span follows, so its length is not counted
+            self.out.push(st.kept, end);
+        } else {
+            self.flush(&mut st, end);
+        }
+        notes
+    }
+
+    /// Copies the text up to `at` and gives what was written since the last span one span
+    /// with the style in force.
+    #[inline]
+    fn flush(&mut self, st: &mut State, at: usize) {
+        self.out.push(st.kept, at);
+        st.kept = at;
+        let units = self.out.utf16_since(st.seg);
+        st.seg = self.out.len();
+        if units > 0 {
+            self.runs.advance(units, st.inline.with(st.codes));
+            st.last_inline = st.inline;
+        }
+    }
+
+    /// Recomputes the inline codes: delimiter pairs, then the innermost open tag of each
+    /// inline slot (tags need not nest, I3).
+    fn restyle(&self, st: &mut State) {
+        let mut set = StyleSet::EMPTY;
+        for (c, code) in st.counts.iter().zip(StyleCode::FLAGS) {
+            if *c > 0 {
+                set.insert(code);
+            }
+        }
+        for stack in self.slots.iter() {
+            if let Some(&(_, code)) = stack.last() {
+                set.insert(code);
+            }
+        }
+        st.inline = set;
+    }
+}
+
+fn add(counts: &mut [usize; 4], code: StyleCode, n: u32, up: bool) {
+    if let Some(c) = counts.get_mut(code.slot()) {
+        *c = if up {
+            c.saturating_add(n as usize)
+        } else {
+            c.saturating_sub(n as usize)
+        };
+    }
+}
+
+/// L3: an unmatched tag is kept as text, and said so.
+fn unpaired<'a, T: TypedSource<'a>>(
+    src: T,
+    at: usize,
+    len: usize,
+    closing: bool,
+    notes: &mut Vec<Note>,
+) {
+    if notes.len() >= crate::utf16::MAX_DIAGNOSTICS {
+        return;
+    }
+    let text = src.source().text(at, at + len);
+    let (code, message) = if closing {
+        let m = msg!("closing tag ", &*text, " has no opening tag; kept as text");
+        (DiagnosticCode::UnmatchedClosingTag, m)
+    } else {
+        let m = msg!("tag ", &*text, " is never closed; kept as text");
+        (DiagnosticCode::UnclosedTag, m)
+    };
+    notes.push(Note {
+        span: Span::new(at, at + len),
+        code,
+        message,
+    });
+}

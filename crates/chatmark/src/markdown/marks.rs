@@ -1,0 +1,251 @@
+//! The marks of a message: what the scan ([`super::scan`]) found that is not plain text,
+//! in source order, for the output walk ([`super::emit`]). One [`Mark`] (12 bytes) per
+//! delimiter run (I4, I5) with the pairs it takes part in, per tag (I3) with its partner,
+//! per escape (I2), per line prefix or blank line's spaces that go (P1–P3, 2.3), and at the
+//! start and end of each paragraph line that carries line codes (P4). Everything between
+//! marks is the message's own text, copied as it is.
+
+use super::emphasis::Events;
+use crate::sort::sat32;
+use crate::StyleSet;
+
+/// One mark: where it is, a kind-specific argument, and its kind with a payload.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mark {
+    /// First unit of the mark in the input.
+    pub at: u32,
+    /// A delimiter run's or a removal's length; a tag's partner ([`NONE`] if it has none)
+    /// or, while it is an unpaired opener, the previous opener of its kind.
+    arg: u32,
+    info: u32,
+}
+
+const KIND: u32 = 7 << 29;
+const DELIM: u32 = 0;
+const TAG: u32 = 1 << 29;
+const ESCAPE: u32 = 2 << 29;
+const REMOVE: u32 = 3 << 29;
+const CODES: u32 = 4 << 29;
+const LINE_END: u32 = 5 << 29;
+/// A delimiter run whose counts live in the side table (at the payload's index); a paired
+/// opening tag that the output walk has seen closed.
+const FLAG: u32 = 1 << 28;
+const PAYLOAD: u32 = FLAG - 1;
+/// No mark (a tag with no partner, the end of a list of openers).
+pub(super) const NONE: u32 = u32::MAX;
+
+/// What a [`Mark`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MarkKind {
+    /// A `*`, `_` or `~~` run of `len` units and the pairs it takes part in (I4, I5).
+    Delim { len: usize, events: Events },
+    /// An I3 tag of `len` units: the index of its partner, if paired; whether a paired
+    /// opener has been closed already (output walk).
+    Tag {
+        len: usize,
+        partner: Option<u32>,
+        ended: bool,
+    },
+    /// A backslash that escapes the next character (I2): it goes.
+    Escape,
+    /// `len` units that go: a line prefix (P1–P3) or a blank line's spaces (2.3).
+    Remove { len: usize },
+    /// The content of a paragraph line with line codes starts here (P4).
+    Codes(StyleSet),
+    /// The content of that line ends here, before its line break (1.3).
+    LineEnd,
+}
+
+/// The marks of a message in source order, plus side tables.
+#[derive(Debug, Default)]
+pub(super) struct Marks {
+    list: Vec<Mark>,
+    /// Event counts too wide to pack.
+    wide: Vec<Events>,
+    /// Line codes, by [`MarkKind::Codes`] mark.
+    codes: Vec<StyleSet>,
+    /// Pairs matched (delimiter pairs and tag pairs): sizes the output's runs.
+    pairs: usize,
+}
+
+impl Marks {
+    /// No marks (const, so that the per-thread scratch needs no lazy initialisation).
+    pub(super) const NEW: Self = Self {
+        list: Vec::new(),
+        wide: Vec::new(),
+        codes: Vec::new(),
+        pairs: 0,
+    };
+
+    pub(super) fn clear(&mut self) {
+        self.list.clear();
+        self.wide.clear();
+        self.codes.clear();
+        self.pairs = 0;
+    }
+
+    pub(super) fn shrink_to(&mut self, n: usize) {
+        self.list.shrink_to(n);
+        self.wide.shrink_to(n);
+        self.codes.shrink_to(n);
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The number of runs the output most likely needs: one per pair and per line with
+    /// codes, and one more (nested pairs may need more; the vector then grows).
+    pub(super) fn runs_bound(&self) -> usize {
+        self.pairs + self.codes.len() + 1
+    }
+
+    #[inline]
+    fn push(&mut self, at: usize, arg: u32, info: u32) -> u32 {
+        self.list.push(Mark {
+            at: sat32(at),
+            arg,
+            info,
+        });
+        sat32(self.list.len() - 1)
+    }
+
+    /// A delimiter run of `len` units at `at`, with no pairs yet.
+    pub(super) fn push_delim(&mut self, at: usize, len: usize) -> u32 {
+        self.push(at, sat32(len), DELIM)
+    }
+
+    pub(super) fn push_escape(&mut self, at: usize) {
+        self.push(at, 0, ESCAPE);
+    }
+
+    /// `len` units at `at` that go.
+    pub(super) fn push_remove(&mut self, at: usize, len: usize) {
+        self.push(at, sat32(len), REMOVE);
+    }
+
+    /// A line's content with `codes` starts at `at`.
+    pub(super) fn push_codes(&mut self, at: usize, codes: StyleSet) {
+        let k = sat32(self.codes.len());
+        self.codes.push(codes);
+        self.push(at, 0, CODES | (k & PAYLOAD));
+    }
+
+    pub(super) fn push_line_end(&mut self, at: usize) {
+        self.push(at, 0, LINE_END);
+    }
+
+    /// An unpaired tag of `len` units at `at`; `prev` is what its `arg` holds (the previous
+    /// opener of its kind, for an opener; [`NONE`] for a closer).
+    pub(super) fn push_tag(&mut self, at: usize, len: usize, prev: u32) -> u32 {
+        self.push(at, prev, TAG | (sat32(len) & PAYLOAD))
+    }
+
+    /// The `arg` of tag `k`: while it is an unpaired opener, the previous opener of its kind.
+    pub(super) fn tag_link(&self, k: u32) -> u32 {
+        self.list.get(k as usize).map_or(NONE, |m| m.arg)
+    }
+
+    /// Sets the `arg` of tag `k` to `v` (its partner, or [`NONE`]).
+    pub(super) fn set_tag_link(&mut self, k: u32, v: u32) {
+        if let Some(m) = self.list.get_mut(k as usize) {
+            m.arg = v;
+        }
+    }
+
+    /// Pairs tags `a` and `b` (I3).
+    pub(super) fn pair(&mut self, a: u32, b: u32) {
+        self.set_tag_link(a, b);
+        self.set_tag_link(b, a);
+        self.pairs += 1;
+    }
+
+    /// Marks the paired opening tag `k` as closed (output walk).
+    pub(super) fn end_tag(&mut self, k: u32) {
+        if let Some(m) = self.list.get_mut(k as usize) {
+            m.info |= FLAG;
+        }
+    }
+
+    /// Where mark `k` is and what it is.
+    #[inline]
+    pub(super) fn get(&self, k: usize) -> Option<(usize, MarkKind)> {
+        let m = self.list.get(k)?;
+        let payload = m.info & PAYLOAD;
+        let kind = match m.info & KIND {
+            DELIM => MarkKind::Delim {
+                len: m.arg as usize,
+                events: if m.info & FLAG != 0 {
+                    self.wide.get(payload as usize).copied().unwrap_or_default()
+                } else {
+                    Events::unpack(payload)
+                },
+            },
+            TAG => MarkKind::Tag {
+                len: payload as usize,
+                partner: Some(m.arg).filter(|&p| p != NONE),
+                ended: m.info & FLAG != 0,
+            },
+            ESCAPE => MarkKind::Escape,
+            REMOVE => MarkKind::Remove {
+                len: m.arg as usize,
+            },
+            CODES => MarkKind::Codes(
+                self.codes
+                    .get(payload as usize)
+                    .copied()
+                    .unwrap_or_default(),
+            ),
+            _ => MarkKind::LineEnd,
+        };
+        Some((m.at as usize, kind))
+    }
+
+    /// Whether mark `k` is an opening tag the output walk has seen closed.
+    pub(super) fn ended(&self, k: u32) -> bool {
+        self.list
+            .get(k as usize)
+            .is_some_and(|m| m.info & (KIND | FLAG) == TAG | FLAG)
+    }
+
+    /// Changes the events of delimiter run `k` (the matcher, I4).
+    pub(super) fn update(&mut self, k: u32, close: bool, two: bool) {
+        let Some(m) = self.list.get(k as usize).copied() else {
+            return;
+        };
+        if close {
+            self.pairs += 1;
+        }
+        let mut e = if m.info & FLAG != 0 {
+            self.wide
+                .get((m.info & PAYLOAD) as usize)
+                .copied()
+                .unwrap_or_default()
+        } else {
+            Events::unpack(m.info & PAYLOAD)
+        };
+        let field = match (close, two) {
+            (true, true) => &mut e.close_two,
+            (true, false) => &mut e.close_one,
+            (false, true) => &mut e.open_two,
+            (false, false) => &mut e.open_one,
+        };
+        *field = field.saturating_add(1);
+        let wide_len = sat32(self.wide.len());
+        let Some(m) = self.list.get_mut(k as usize) else {
+            return;
+        };
+        if m.info & FLAG != 0 {
+            if let Some(w) = self.wide.get_mut((m.info & PAYLOAD) as usize) {
+                *w = e;
+            }
+        } else if e.fits() {
+            m.info = DELIM | e.pack();
+        } else {
+            m.info = DELIM | FLAG | (wide_len & PAYLOAD);
+            self.wide.push(e);
+        }
+    }
+}
+
+const _: () = assert!(core::mem::size_of::<Mark>() == 12);

@@ -1,0 +1,236 @@
+//! The one pass of markdown mode over the message (spec section 2): line by line, the line
+//! start (fences F1–F2, blank lines 2.3, prefixes P1–P4, read by [`super::lines`] only when
+//! the line's first unit can begin one), then the inline constructs of the paragraph line
+//! (I1–I5) up to the line break, found through a byte-class table. Delimiter runs go
+//! straight into the paragraph's online emphasis matcher (I4–I6) and tags are paired as
+//! they are read (I3); what is not plain text is left as [`Marks`] for the output walk.
+//! Plain text is never stored. Nothing recurses and each unit is looked at a bounded
+//! number of times (L1).
+
+use super::emphasis::Matcher;
+use super::inline::{self, line_end, Backticks};
+use super::lines;
+use super::marks::{Marks, NONE};
+use super::syntax::{line_start_special, SCAN_TABLE};
+use crate::source::{TypedSource, Unit};
+use crate::vocab::{Spelling, Tag};
+use crate::StyleSet;
+
+/// Per tag and spelling (I3), the last unpaired opener of the current region, each
+/// unpaired opener linking to the one before it (in its mark).
+pub(super) type Heads = [u32; 2 * Tag::COUNT];
+
+/// No open tags.
+pub(super) const NO_HEADS: Heads = [NONE; 2 * Tag::COUNT];
+
+/// The scan's working state.
+pub(super) struct Scan<'s> {
+    pub marks: &'s mut Marks,
+    pub matcher: &'s mut Matcher,
+    pub ticks: &'s mut Vec<u64>,
+    pub heads: &'s mut Heads,
+}
+
+impl Scan<'_> {
+    /// Scans `src` into the marks.
+    pub(super) fn run<'a, T: TypedSource<'a>>(self, src: T) {
+        let Scan {
+            marks,
+            matcher,
+            ticks,
+            heads,
+        } = self;
+        let s = src.units();
+        let n = s.len();
+        let mut ticks = Backticks::new(ticks);
+        let mut i = 0;
+        // backtick count of the open fence
+        let mut fence: Option<usize> = None;
+        let mut in_paragraph = false;
+        // end of the code span being skipped, when it spans lines (I1)
+        let mut code_until: Option<usize> = None;
+        while i < n {
+            if let Some(open) = fence {
+                // F2: copied verbatim, no marks
+                let (end, next) = line_end(s, i);
+                if lines::closes_fence(s.get(i..end).unwrap_or_default(), open) {
+                    fence = None;
+                }
+                i = next;
+                continue;
+            }
+            let mut content = i;
+            let mut codes = StyleSet::EMPTY;
+            if s.get(i).is_some_and(|c| line_start_special(c.byte())) {
+                let (end, next) = line_end(s, i);
+                let raw = s.get(i..end).unwrap_or_default();
+                let opens = lines::opens_fence(raw);
+                if opens.is_some() || lines::is_blank(raw) {
+                    // the paragraph ends: delimiters pair only within one (I6)
+                    if in_paragraph {
+                        matcher.reset();
+                        ticks.reset();
+                        in_paragraph = false;
+                        code_until = None;
+                    }
+                    if let Some(k) = opens {
+                        fence = Some(k);
+                        // F3: tags pair only within a region
+                        close_region(marks, heads);
+                    } else if end > i {
+                        marks.push_remove(i, end - i);
+                    }
+                    i = next;
+                    continue;
+                }
+                let (skip, c) = lines::prefix(raw);
+                if skip > 0 {
+                    marks.push_remove(i, skip);
+                }
+                content = i + skip;
+                codes = c;
+            }
+            in_paragraph = true;
+            let has_codes = !codes.is_empty();
+            if has_codes {
+                marks.push_codes(content, codes);
+            }
+            let mut j = content;
+            if let Some(stop) = code_until {
+                match find(s, j, stop, b'\n') {
+                    Some(nl) => j = nl,
+                    None => {
+                        j = stop.max(j);
+                        code_until = None;
+                    }
+                }
+            }
+            i = loop {
+                if code_until.is_none() {
+                    j = s
+                        .get(j..)
+                        .and_then(|t| {
+                            t.iter().position(|c| {
+                                SCAN_TABLE
+                                    .get(usize::from(c.byte()))
+                                    .copied()
+                                    .unwrap_or(false)
+                            })
+                        })
+                        .map_or(n, |k| j + k);
+                }
+                let Some(b) = s.get(j).map(|c| c.byte()) else {
+                    if has_codes {
+                        marks.push_line_end(n);
+                    }
+                    break n;
+                };
+                match b {
+                    b'\n' => {
+                        if has_codes {
+                            let cr = j > i && s.get(j - 1).is_some_and(|c| c.byte() == b'\r');
+                            marks.push_line_end(j - usize::from(cr));
+                        }
+                        break j + 1;
+                    }
+                    b'\\' => {
+                        // I2: a backslash before ASCII punctuation goes
+                        if s.get(j + 1)
+                            .is_some_and(|c| c.byte().is_ascii_punctuation())
+                        {
+                            marks.push_escape(j);
+                            j += 2;
+                        } else {
+                            j += 1;
+                        }
+                    }
+                    b'`' => {
+                        // I1: a code span is text, up to the next run of as many backticks
+                        let len = run_len(s, j, b'`');
+                        match ticks.closer(s, len, j + len) {
+                            Some(close) => match find(s, j + len, close, b'\n') {
+                                None => j = close + len,
+                                Some(nl) => {
+                                    code_until = Some(close + len);
+                                    j = nl;
+                                }
+                            },
+                            None => j += len,
+                        }
+                    }
+                    b'*' | b'_' | b'~' => {
+                        let len = run_len(s, j, b);
+                        // I5: strike delimiters are exactly two tildes
+                        if b != b'~' || len == 2 {
+                            let (open, close) = inline::flanking(src, j, len, b);
+                            matcher.run(j, b, len, open, close, marks);
+                        }
+                        j += len;
+                    }
+                    _ => match inline::tag_at(s, j) {
+                        Some((len, tag, spelling, closing)) => {
+                            pair_tag(marks, heads, j, len, tag, spelling, closing);
+                            j += len;
+                        }
+                        None => j += 1,
+                    },
+                }
+            };
+        }
+        close_region(marks, heads);
+    }
+}
+
+/// Records the tag at `at` and pairs a closer with the last unpaired opener of its tag
+/// and spelling in the region (I3).
+fn pair_tag(
+    marks: &mut Marks,
+    heads: &mut Heads,
+    at: usize,
+    len: usize,
+    tag: Tag,
+    spelling: Spelling,
+    closing: bool,
+) {
+    let Some(head) = heads.get_mut(tag.index() * 2 + spelling.index()) else {
+        marks.push_tag(at, len, NONE);
+        return;
+    };
+    if !closing {
+        *head = marks.push_tag(at, len, *head);
+    } else {
+        let me = marks.push_tag(at, len, NONE);
+        if *head != NONE {
+            let opener = *head;
+            *head = marks.tag_link(opener);
+            marks.pair(opener, me);
+        }
+    }
+}
+
+/// Ends a region (F3): its unpaired openers stay unpaired.
+fn close_region(marks: &mut Marks, heads: &mut Heads) {
+    for head in heads.iter_mut() {
+        let mut k = core::mem::replace(head, NONE);
+        while k != NONE {
+            let prev = marks.tag_link(k);
+            marks.set_tag_link(k, NONE);
+            k = prev;
+        }
+    }
+}
+
+/// The first position in `from..to` holding the ASCII byte `b`.
+#[inline]
+fn find<U: Unit>(s: &[U], from: usize, to: usize, b: u8) -> Option<usize> {
+    s.get(from..to)
+        .and_then(|t| U::position_of(t, b))
+        .map(|k| from + k)
+}
+
+/// How many units from `from` are the ASCII byte `b`.
+#[inline]
+fn run_len<U: Unit>(s: &[U], from: usize, b: u8) -> usize {
+    s.get(from..)
+        .map_or(0, |t| t.iter().take_while(|c| c.byte() == b).count())
+}
