@@ -81,6 +81,8 @@ pub(super) struct Matcher {
     /// openers_bottom per (kind, closer can open, orig % 3): stack entries below this index
     /// are known not to match such a closer.
     bottom: [usize; 18],
+    /// At least the highest of `bottom` (so that most truncations need not look at it).
+    high: usize,
 }
 
 fn kind(ch: u8) -> usize {
@@ -96,12 +98,16 @@ impl Matcher {
     pub(super) const NEW: Self = Self {
         stack: Vec::new(),
         bottom: [0; 18],
+        high: 0,
     };
 
     /// Starts a paragraph: delimiters pair only within one (I6).
     pub(super) fn reset(&mut self) {
         self.stack.clear();
-        self.bottom = [0; 18];
+        if self.high > 0 {
+            self.bottom = [0; 18];
+            self.high = 0;
+        }
     }
 
     pub(super) fn shrink_to(&mut self, n: usize) {
@@ -120,6 +126,8 @@ impl Matcher {
         marks: &mut Marks,
     ) {
         let me = marks.push_delim(at, len);
+        // what this run closes, recorded once at the end
+        let mut mine = Events::default();
         let mut count = len;
         let orig_mod3 = (len % 3) as u8;
         if can_close {
@@ -142,6 +150,7 @@ impl Matcher {
                 let Some(at) = found else {
                     if let Some(b) = self.bottom.get_mut(key) {
                         *b = self.stack.len();
+                        self.high = self.high.max(*b);
                     }
                     break;
                 };
@@ -154,12 +163,19 @@ impl Matcher {
                 let used = if two { 2 } else { 1 };
                 opener.count = opener.count.saturating_sub(used as u32);
                 let (run, done) = (opener.run, opener.count == 0);
-                marks.update(run, false, two);
-                marks.update(me, true, two);
+                marks.add_open(run, two);
+                if two {
+                    mine.close_two += 1;
+                } else {
+                    mine.close_one += 1;
+                }
                 if done {
                     self.truncate(at);
                 }
                 count -= used;
+            }
+            if mine != Events::default() {
+                marks.set_closes(me, mine);
             }
         }
         if can_open && count > 0 {
@@ -175,8 +191,11 @@ impl Matcher {
 
     fn truncate(&mut self, len: usize) {
         self.stack.truncate(len);
-        for b in &mut self.bottom {
-            *b = (*b).min(len);
+        if len < self.high {
+            for b in &mut self.bottom {
+                *b = (*b).min(len);
+            }
+            self.high = len;
         }
     }
 }

@@ -208,14 +208,27 @@ impl Marks {
             .is_some_and(|m| m.info & (KIND | FLAG) == TAG | FLAG)
     }
 
-    /// Changes the events of delimiter run `k` (the matcher, I4).
-    pub(super) fn update(&mut self, k: u32, close: bool, two: bool) {
+    /// Records the closes of delimiter run `k`, which has no events yet (the matcher, I4).
+    pub(super) fn set_closes(&mut self, k: u32, e: Events) {
+        self.pairs += (e.close_two + e.close_one) as usize;
+        let wide_len = sat32(self.wide.len());
+        let Some(m) = self.list.get_mut(k as usize) else {
+            return;
+        };
+        if e.fits() {
+            m.info = DELIM | e.pack();
+        } else {
+            m.info = DELIM | FLAG | (wide_len & PAYLOAD);
+            self.wide.push(e);
+        }
+    }
+
+    /// Adds one to the opens of delimiter run `k`, by two delimiters or by one (the
+    /// matcher, I4).
+    pub(super) fn add_open(&mut self, k: u32, two: bool) {
         let Some(m) = self.list.get(k as usize).copied() else {
             return;
         };
-        if close {
-            self.pairs += 1;
-        }
         let mut e = if m.info & FLAG != 0 {
             self.wide
                 .get((m.info & PAYLOAD) as usize)
@@ -224,13 +237,11 @@ impl Marks {
         } else {
             Events::unpack(m.info & PAYLOAD)
         };
-        let field = match (close, two) {
-            (true, true) => &mut e.close_two,
-            (true, false) => &mut e.close_one,
-            (false, true) => &mut e.open_two,
-            (false, false) => &mut e.open_one,
-        };
-        *field = field.saturating_add(1);
+        if two {
+            e.open_two = e.open_two.saturating_add(1);
+        } else {
+            e.open_one = e.open_one.saturating_add(1);
+        }
         let wide_len = sat32(self.wide.len());
         let Some(m) = self.list.get_mut(k as usize) else {
             return;
