@@ -6,7 +6,6 @@
 //! plus the line codes on a line's content (P4). Unpaired tags are text, with a diagnostic
 //! when asked for (L3).
 
-use super::inline;
 use super::marks::{MarkKind, Marks};
 use crate::builder::RunBuilder;
 use crate::msg::msg;
@@ -106,7 +105,10 @@ struct State {
     seg: usize,
     /// Open delimiter pairs per flag slot (`b i u s`).
     counts: [usize; 4],
-    /// The inline codes in force, and the current line's codes.
+    /// The codes of the delimiter pairs and of the innermost open tag of each slot; the
+    /// inline codes in force (both), and the current line's codes.
+    pairs: StyleSet,
+    tags: StyleSet,
     inline: StyleSet,
     codes: StyleSet,
     /// The inline codes of the last text given a span.
@@ -123,6 +125,8 @@ impl<O: Output> Emit<'_, O> {
             kept: 0,
             seg: 0,
             counts: [0; 4],
+            pairs: StyleSet::EMPTY,
+            tags: StyleSet::EMPTY,
             inline: StyleSet::EMPTY,
             codes: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
@@ -167,23 +171,29 @@ impl<O: Output> Emit<'_, O> {
                     let (close, open) = (e.close_used(), e.open_used());
                     if close > 0 {
                         self.flush(&mut st, at);
-                        add(&mut st.counts, two, e.close_two, false);
-                        add(&mut st.counts, one, e.close_one, false);
-                        self.restyle(&mut st);
+                        add(&mut st, two, e.close_two, false);
+                        add(&mut st, one, e.close_one, false);
+                        restyle(&mut st);
                         st.kept = at + close;
                     }
                     if open > 0 {
                         self.flush(&mut st, at + len - open);
-                        add(&mut st.counts, two, e.open_two, true);
-                        add(&mut st.counts, one, e.open_one, true);
-                        self.restyle(&mut st);
+                        add(&mut st, two, e.open_two, true);
+                        add(&mut st, one, e.open_one, true);
+                        restyle(&mut st);
                         st.kept = at + len;
                     }
                 }
-                MarkKind::Tag { len, partner, .. } => {
+                MarkKind::Tag {
+                    len,
+                    tag,
+                    closing,
+                    partner,
+                    ..
+                } => {
                     let me = u32::try_from(k).unwrap_or(u32::MAX);
-                    match (partner, inline::tag_at(s, at)) {
-                        (Some(p), Some((_, tag, _, closing))) => {
+                    match partner {
+                        Some(p) => {
                             self.flush(&mut st, at);
                             st.kept = at + len;
                             let code = tag.code();
@@ -200,12 +210,16 @@ impl<O: Output> Emit<'_, O> {
                                     }
                                 }
                             }
-                            self.restyle(&mut st);
+                            st.tags = StyleSet::EMPTY;
+                            for stack in self.slots.iter() {
+                                if let Some(&(_, code)) = stack.last() {
+                                    st.tags.insert(code);
+                                }
+                            }
+                            restyle(&mut st);
                         }
-                        (None, Some((_, _, _, closing))) if self.want_notes => {
-                            unpaired(src, at, len, closing, &mut notes);
-                        }
-                        _ => {}
+                        None if self.want_notes => unpaired(src, at, len, closing, &mut notes),
+                        None => {}
                     }
                 }
             }
@@ -234,32 +248,29 @@ impl<O: Output> Emit<'_, O> {
             st.last_inline = st.inline;
         }
     }
-
-    /// Recomputes the inline codes: delimiter pairs, then the innermost open tag of each
-    /// inline slot (tags need not nest, I3).
-    fn restyle(&self, st: &mut State) {
-        let mut set = StyleSet::EMPTY;
-        for (c, code) in st.counts.iter().zip(StyleCode::FLAGS) {
-            if *c > 0 {
-                set.insert(code);
-            }
-        }
-        for stack in self.slots.iter() {
-            if let Some(&(_, code)) = stack.last() {
-                set.insert(code);
-            }
-        }
-        st.inline = set;
-    }
 }
 
-fn add(counts: &mut [usize; 4], code: StyleCode, n: u32, up: bool) {
-    if let Some(c) = counts.get_mut(code.slot()) {
+/// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
+fn restyle(st: &mut State) {
+    st.inline = st.pairs.with(st.tags);
+}
+
+/// Opens (`up`) or closes `n` delimiter pairs of `code` (I4, I5).
+fn add(st: &mut State, code: StyleCode, n: u32, up: bool) {
+    if n == 0 {
+        return;
+    }
+    if let Some(c) = st.counts.get_mut(code.slot()) {
         *c = if up {
             c.saturating_add(n as usize)
         } else {
             c.saturating_sub(n as usize)
         };
+        if *c > 0 {
+            st.pairs.insert(code);
+        } else {
+            st.pairs.remove(code);
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::emphasis::Events;
 use crate::sort::sat32;
+use crate::vocab::Tag;
 use crate::StyleSet;
 
 /// One mark: where it is, a kind-specific argument, and its kind with a payload.
@@ -39,10 +40,12 @@ pub(super) const NONE: u32 = u32::MAX;
 pub(super) enum MarkKind {
     /// A `*`, `_` or `~~` run of `len` units and the pairs it takes part in (I4, I5).
     Delim { len: usize, events: Events },
-    /// An I3 tag of `len` units: the index of its partner, if paired; whether a paired
-    /// opener has been closed already (output walk).
+    /// An I3 tag of `len` units, opening or `closing`: the index of its partner, if
+    /// paired; whether a paired opener has been closed already (output walk).
     Tag {
         len: usize,
+        tag: Tag,
+        closing: bool,
         partner: Option<u32>,
         ended: bool,
     },
@@ -136,9 +139,18 @@ impl Marks {
     }
 
     /// An unpaired tag of `len` units at `at`; `prev` is what its `arg` holds (the previous
-    /// opener of its kind, for an opener; [`NONE`] for a closer).
-    pub(super) fn push_tag(&mut self, at: usize, len: usize, prev: u32) -> u32 {
-        self.push(at, prev, TAG | (sat32(len) & PAYLOAD))
+    /// opener of its kind, for an opener; [`NONE`] for a closer). The payload holds the
+    /// length (a tag is at most a few units long), the tag and whether it closes.
+    pub(super) fn push_tag(
+        &mut self,
+        at: usize,
+        len: usize,
+        tag: Tag,
+        closing: bool,
+        prev: u32,
+    ) -> u32 {
+        let info = (len.min(0xff) as u32) | (tag.index() as u32) << 8 | u32::from(closing) << 16;
+        self.push(at, prev, TAG | (info & PAYLOAD))
     }
 
     /// The `arg` of tag `k`: while it is an unpaired opener, the previous opener of its kind.
@@ -182,7 +194,12 @@ impl Marks {
                 },
             },
             TAG => MarkKind::Tag {
-                len: payload as usize,
+                len: (payload & 0xff) as usize,
+                tag: Tag::ALL
+                    .get((payload >> 8 & 0xff) as usize)
+                    .copied()
+                    .unwrap_or(Tag::ALL[0]),
+                closing: payload & 1 << 16 != 0,
                 partner: Some(m.arg).filter(|&p| p != NONE),
                 ended: m.info & FLAG != 0,
             },

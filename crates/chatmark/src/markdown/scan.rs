@@ -193,13 +193,13 @@ fn pair_tag(
     closing: bool,
 ) {
     let Some(head) = heads.get_mut(tag.index() * 2 + spelling.index()) else {
-        marks.push_tag(at, len, NONE);
+        marks.push_tag(at, len, tag, closing, NONE);
         return;
     };
     if !closing {
-        *head = marks.push_tag(at, len, *head);
+        *head = marks.push_tag(at, len, tag, false, *head);
     } else {
-        let me = marks.push_tag(at, len, NONE);
+        let me = marks.push_tag(at, len, tag, true, NONE);
         if *head != NONE {
             let opener = *head;
             *head = marks.tag_link(opener);
