@@ -33,7 +33,7 @@ let server;
 let browser;
 before(async () => {
   if (skip) return;
-  server = await serve();
+  server = await serve({ isolated: true }); // finer timers for the keystroke figures
   browser = await launchChromium();
 });
 after(async () => {
@@ -42,8 +42,8 @@ after(async () => {
 });
 
 /** A page with one connected, ready composer; counts its `input` events and collects `send`s. */
-async function open(attrs = '') {
-  const p = await browser.context.newPage();
+async function open(attrs = '', context = browser.context) {
+  const p = await context.newPage();
   const errors = [];
   p.on('pageerror', (e) => errors.push(e));
   await p.goto(`${server.origin}/test/page.html`);
@@ -994,12 +994,14 @@ test('values hold no CR or NUL, and read canonical before connection (issue 23)'
   await c.close();
 });
 
+/** 1,539 units in 300 runs, one paragraph: the issue's long message. */
+const LONG = Array.from({ length: 300 }, (_, k) => (k % 2 ? `*w${k}x*` : `{red}r${k}{/red}`)).join(' ');
+
 test('a keystroke changes one text node, however long the message (issue 23)', { skip }, async () => {
   // 2,000 units in 300 runs, as the issue measured: typing and deleting inside a run touch one
   // text node of the editor (no element added or removed), and what shows stays toHtml(value)
-  const long = Array.from({ length: 300 }, (_, k) => (k % 2 ? `*w${k}x*` : `{red}r${k}{/red}`)).join(' ');
   const c = await open();
-  await c.set(await c.p.evaluate((md) => window.engine.parseMarkdown(md), long));
+  await c.set(await c.p.evaluate((md) => window.engine.parseMarkdown(md), LONG));
   const before = await c.value();
   assert.ok(before.text.length > 1500 && before.text_styles.length >= 299, `${before.text.length}`);
   const at = before.text.indexOf('w151') + 2;
@@ -1032,9 +1034,19 @@ test('a keystroke changes one text node, however long the message (issue 23)', {
   await c.p.evaluate(() => new Promise(requestAnimationFrame));
   assert.ok((await c.global('changes')).nodes > 0);
   await assertShowsValue(c);
+  await c.close();
+});
 
-  // keydown to input event, median of 15 keystrokes in the middle of a short and of the long
-  // message: printed for benches/RESULTS.md, not asserted (wall-clock time)
+test('keydown to input at 2 units and at 1,539 in 300 runs (issue 23; printed, not asserted)', {
+  skip,
+}, async () => {
+  // in the middle of a short and of the long message: per round, the median of 41 keystrokes
+  // after 5 of warm-up, a frame after each (as when a person types); the two cases take turns,
+  // 3 rounds. For benches/RESULTS.md; wall-clock time is never asserted. Its own browser: the
+  // screenshot test installs Playwright's clock, whose performance.now() counts whole ms
+  const own = await launchChromium();
+  const c = await open('', own.context);
+  const long = await c.p.evaluate((md) => window.engine.parseMarkdown(md), LONG);
   await c.p.evaluate(() => {
     const el = document.querySelector('chatmark-composer');
     window.keyTimes = [];
@@ -1042,21 +1054,34 @@ test('a keystroke changes one text node, however long the message (issue 23)', {
     document.addEventListener('keydown', () => (t0 = performance.now()), true);
     el.addEventListener('input', () => window.keyTimes.push(performance.now() - t0));
   });
+  const frame = () => c.p.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
   const median = async (value) => {
     await c.set(value);
     await c.select(value.text.length >> 1, value.text.length >> 1);
+    await frame();
     await c.p.evaluate(() => (window.keyTimes = []));
-    for (let k = 0; k < 15; k++) await c.p.keyboard.type('q');
-    const times = (await c.global('keyTimes')).sort((x, y) => x - y);
+    for (let k = 0; k < 46; k++) {
+      await c.p.keyboard.type('q');
+      await frame();
+    }
+    const times = (await c.global('keyTimes')).slice(5).sort((x, y) => x - y);
     return times[times.length >> 1];
   };
-  const short = await median({ text: 'hi', text_styles: [] });
-  const longer = await median(before);
+  const rounds = [];
+  for (let round = 0; round < 3; round++) {
+    const cases = [{ text: 'hi', text_styles: [] }, long];
+    if (round % 2) cases.reverse();
+    const [a, b] = [await median(cases[0]), await median(cases[1])];
+    rounds.push(round % 2 ? [b, a] : [a, b]);
+  }
+  const isolated = await c.p.evaluate(() => crossOriginIsolated);
+  const shown = rounds.map(([a, b]) => `${a.toFixed(3)} ms at 2 units, ${b.toFixed(3)} ms (${(b / a).toFixed(2)}x)`);
   console.log(
-    `keydown to input, median of 15: ${short.toFixed(2)} ms at 2 units, ${longer.toFixed(2)} ms at ` +
-      `${before.text.length} units and ${before.text_styles.length} runs (${(longer / short).toFixed(1)}x)`,
+    `keydown to input, median of 41 per round (${isolated ? '5' : '100'} µs timer): ${shown.join('; ')} ` +
+      `at ${long.text.length} units and ${long.text_styles.length} runs`,
   );
   await c.close();
+  await own.close();
 });
 
 test('a new list item shows its bullet or number before it is typed into (issue 23)', { skip }, async () => {

@@ -68,8 +68,10 @@ export const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-/** Serves the package directory on 127.0.0.1 at an ephemeral port: {origin, close()}. */
-export async function serve() {
+/** Serves the package directory on 127.0.0.1 at an ephemeral port: {origin, close()}.
+ * `isolated`: its pages cross-origin isolated, where performance.now() counts in 5 µs steps
+ * (else 100 µs). */
+export async function serve({ isolated = false } = {}) {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     const file = join(pkgRoot, path);
@@ -77,7 +79,12 @@ export async function serve() {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
+    const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream' };
+    if (isolated) {
+      headers['cross-origin-opener-policy'] = 'same-origin';
+      headers['cross-origin-embedder-policy'] = 'require-corp';
+    }
+    res.writeHead(200, headers);
     res.end(readFileSync(file));
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
