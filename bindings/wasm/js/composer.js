@@ -552,8 +552,17 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     // the common keystroke: only the one text node changes, as toHtml would change it
     const [node, offset] = patch;
     if (end > start) node.deleteData(offset, end - start);
-    else node.insertData(offset, str);
-    document.getSelection().setBaseAndExtent(node, offset + str.length, node, offset + str.length);
+    else {
+      // a caret moves with the text only when it is inserted before it: the text goes in after
+      // a copy of the unit before it, whose original then goes. No selection call, which in
+      // Chromium lays the paragraph out and reads it for the IME during the keystroke.
+      node.insertData(offset - 1, node.data[offset - 1] + str);
+      node.deleteData(offset + str.length, 1);
+    }
+    // a caret the browser held elsewhere (at a node boundary) is placed after the text
+    const range = this._domRange();
+    if (!range || this._offsetsOf(range).some((k) => k !== caret))
+      document.getSelection().setBaseAndExtent(node, offset + str.length, node, offset + str.length);
     this._value = messageOf(text, this._masks);
     this._refresh(1);
   }
