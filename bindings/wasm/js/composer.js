@@ -549,8 +549,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._pending = null;
     this._selection = [caret, caret];
     if (!patch) return this._render();
-    // the common keystroke: only the one text node changes, as toHtml would change it
+    // the common keystroke: only the one text node changes, as toHtml would change it. The
+    // counter and buttons first: on a text change with layout clean, Chromium re-reads the
+    // whole paragraph's inline items at once; with a node change pending (the counter's text)
+    // it leaves that to the next frame's layout, which does it anyway.
     const [node, offset] = patch;
+    this._value = messageOf(text, this._masks);
+    this._refresh();
     if (end > start) node.deleteData(offset, end - start);
     else {
       // a caret moves with the text only when it is inserted before it: the text goes in after
@@ -563,8 +568,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const range = this._domRange();
     if (!range || this._offsetsOf(range).some((k) => k !== caret))
       document.getSelection().setBaseAndExtent(node, offset + str.length, node, offset + str.length);
-    this._value = messageOf(text, this._masks);
-    this._refresh(1);
+    this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   }
 
   /** Where an edit of [start, end) into `str` (its units masked `mask`) can be made on the
