@@ -11,7 +11,7 @@ use super::emphasis::Matcher;
 use super::inline::{self, line_end, Backticks};
 use super::lines;
 use super::marks::{Marks, NONE};
-use super::syntax::{line_start_special, SCAN_TABLE};
+use super::syntax::{line_start_special, next_special};
 use crate::source::{TypedSource, Unit};
 use crate::vocab::{Spelling, Tag};
 use crate::StyleSet;
@@ -107,17 +107,7 @@ impl Scan<'_> {
             }
             i = loop {
                 if code_until.is_none() {
-                    j = s
-                        .get(j..)
-                        .and_then(|t| {
-                            t.iter().position(|c| {
-                                SCAN_TABLE
-                                    .get(usize::from(c.byte()))
-                                    .copied()
-                                    .unwrap_or(false)
-                            })
-                        })
-                        .map_or(n, |k| j + k);
+                    j = next_special(s, j);
                 }
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {

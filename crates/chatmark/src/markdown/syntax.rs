@@ -3,6 +3,8 @@
 //! (W2): the bytes that may begin an inline construct anywhere (I1–I5), and those that may
 //! begin a line prefix at the start of a line (P1–P3, and the blank lines of 2.3).
 
+use crate::source::Unit;
+
 /// Bytes that may begin an inline construct: `` ` `` (I1, F1), `\` (I2), `{` and `<`
 /// (I3), `*` and `_` (I4), `~` (I5).
 pub(super) const INLINE_BYTES: [u8; 7] = *b"\\`*_~{<";
@@ -56,6 +58,45 @@ pub(super) static SCAN_TABLE: [bool; 256] = {
     t
 };
 
+/// The first position at or after `from` whose unit is in [`SCAN_TABLE`], or `s.len()`.
+/// Eight units at a time: their table entries are combined and tested once, as markup is
+/// one unit in twenty or so in chat text.
+#[inline]
+pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
+    let look = |c: &U| {
+        SCAN_TABLE
+            .get(usize::from(c.byte()))
+            .copied()
+            .unwrap_or(false)
+    };
+    let bit = |c: &U| SCAN_BITS.get(usize::from(c.byte())).copied().unwrap_or(0);
+    let rest = s.get(from..).unwrap_or_default();
+    let mut skipped = 0;
+    for chunk in rest.chunks_exact(8) {
+        if chunk.iter().fold(0, |hit, c| hit | bit(c)) != 0 {
+            break;
+        }
+        skipped += 8;
+    }
+    let tail = rest.get(skipped..).unwrap_or_default();
+    tail.iter()
+        .position(look)
+        .map_or(s.len(), |k| from + skipped + k)
+}
+
+/// [`SCAN_TABLE`] as bytes (1 where it is true), to be OR-ed without branches.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+static SCAN_BITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = SCAN_TABLE[b] as u8;
+        b += 1;
+    }
+    t
+};
+
 /// Whether a line beginning with `b` needs its start read ([`super::lines`]): a byte of
 /// [`PREFIX_BYTES`], `*` (a bullet, P3, which is an inline byte too), a backtick (F1), or
 /// a line break (an empty line, 2.3).
@@ -78,6 +119,21 @@ mod tests {
     /// The scan reads a line's start only when [`line_start_special`] says so: every byte
     /// that a prefix, a fence or a blank line can begin with must be on the list (P1–P3,
     /// F1, 2.3).
+    /// The search finds what a byte-by-byte look finds, from every position.
+    #[test]
+    fn the_next_special_unit_is_the_first_in_the_table() {
+        let text = "ab*c\nlonger plain text _d\\e`f~g{h<i}j é😀 **k and a tail";
+        let s = text.as_bytes();
+        for from in 0..=s.len() {
+            let want = (from..s.len())
+                .find(|&k| super::SCAN_TABLE[usize::from(s[k])])
+                .unwrap_or(s.len());
+            assert_eq!(super::next_special(s, from), want, "{from}");
+        }
+        let units: Vec<u16> = text.encode_utf16().collect();
+        assert_eq!(super::next_special(&units, 0), 2);
+    }
+
     #[test]
     fn every_line_start_construct_begins_with_a_listed_byte() {
         for b in 0..=255u8 {
