@@ -44,11 +44,12 @@ macro_rules! tags {
             }
 
             /// The tag named `name` exactly (I3 names are lower case; H3 lowercases first).
+            #[cfg_attr(not(feature = "html"), allow(dead_code))]
             pub(crate) fn from_name(name: &[u8]) -> Option<Tag> {
-                Some(match name {
-                    $(n if n == $name.as_bytes() => Tag::$variant,)*
-                    _ => return None,
-                })
+                if name.len() > Tag::LONGEST_NAME {
+                    return None;
+                }
+                Tag::from_key(name_key(name), name.len())
             }
 
             /// Length in bytes of the longest name (the I3 scan looks no further).
@@ -77,7 +78,57 @@ impl Tag {
     pub(crate) const fn index(self) -> usize {
         self as usize
     }
+
+    /// The tag whose name's bytes, packed by [`name_key`], are `key`, `len` bytes long:
+    /// integer compares instead of a string compare per tag (the markdown scan reads every
+    /// `{` and `<` as a possible tag, I3).
+    pub(crate) fn from_key(key: u128, len: usize) -> Option<Tag> {
+        Tag::ALL
+            .iter()
+            .zip(KEYS)
+            .find(|(_, k)| *k == (key, len))
+            .map(|(t, _)| *t)
+    }
 }
+
+/// A name's first sixteen bytes packed into an integer, the first byte lowest.
+// A const fn (the key table is built at compile time): indexes are below `name.len()`.
+#[allow(clippy::indexing_slicing)]
+pub(crate) const fn name_key(name: &[u8]) -> u128 {
+    let mut key = 0;
+    let mut i = 0;
+    while i < name.len() && i < 16 {
+        key |= (name[i] as u128) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+// Keys hold sixteen bytes: a longer tag name would need a wider key.
+const _: () = assert!(Tag::LONGEST_NAME <= 16);
+
+/// Every tag's name key and length, in declaration order.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+const KEYS: [(u128, usize); Tag::COUNT] = {
+    let mut keys = [(0, 0); Tag::COUNT];
+    let mut k = 0;
+    while k < Tag::COUNT {
+        let name = Tag::ALL[k].name().as_bytes();
+        let mut i = 0;
+        while i < name.len() {
+            // the markdown scan stops reading a name at any other byte (I3)
+            assert!(
+                name[i].is_ascii_lowercase(),
+                "tag names are lower-case ASCII letters"
+            );
+            i += 1;
+        }
+        keys[k] = (name_key(name), name.len());
+        k += 1;
+    }
+    keys
+};
 
 /// The two spellings of an I3 tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -118,19 +118,28 @@ impl<'v> Backticks<'v> {
 /// Reads `{name}`, `{/name}`, `<name>` or `</name>` at `i` (I3): its length, tag, spelling
 /// and whether it closes.
 pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spelling, bool)> {
-    let at = |k: usize| units.get(k).map(|c| c.byte());
-    let spelling = Spelling::opened_by(at(i)?)?;
-    let closing = at(i + 1) == Some(b'/');
+    let spelling = Spelling::opened_by(units.get(i)?.byte())?;
+    let closing = units.get(i + 1).is_some_and(|c| c.byte() == b'/');
     let name_start = i + 1 + usize::from(closing);
-    // Look no further than the longest name and its bracket (linear).
-    let window = units.get(name_start..units.len().min(name_start + Tag::LONGEST_NAME + 1))?;
-    let len = window
+    let close = spelling.close_bracket();
+    // Look no further than the longest name and its bracket (linear); names are lower-case
+    // ASCII letters (checked at build time), so anything else ends the look early.
+    let mut key = 0u128;
+    for (k, c) in units
+        .get(name_start..)?
         .iter()
-        .position(|c| c.byte() == spelling.close_bracket())?;
-    let mut name = [0u8; Tag::LONGEST_NAME];
-    for (slot, c) in name.iter_mut().zip(window.get(..len)?) {
-        *slot = c.byte();
+        .take(Tag::LONGEST_NAME + 1)
+        .enumerate()
+    {
+        let b = c.byte();
+        if b == close {
+            let tag = Tag::from_key(key, k)?;
+            return Some((name_start + k + 1 - i, tag, spelling, closing));
+        }
+        if !b.is_ascii_lowercase() {
+            return None;
+        }
+        key |= u128::from(b) << (8 * k);
     }
-    let tag = Tag::from_name(name.get(..len)?)?;
-    Some((name_start + len + 1 - i, tag, spelling, closing))
+    None
 }
