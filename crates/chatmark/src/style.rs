@@ -318,6 +318,16 @@ impl StyleSet {
         self.flags == 0 && self.size == 0 && self.colour == 0 && self.list == 0 && self.indent == 0
     }
 
+    /// This set with the flags (`b i u s`) of `other` added: the markdown parser's inline
+    /// codes, open tags' codes plus the delimiter pairs' flags, with no other family to
+    /// merge.
+    pub(crate) const fn with_flags_of(self, other: StyleSet) -> StyleSet {
+        StyleSet {
+            flags: self.flags | other.flags,
+            ..self
+        }
+    }
+
     /// The set as a bit mask: bit `k` for the `k`-th code of the table of spec 1.1
     /// ([`StyleCode::ALL`]), the compact form the npm package passes across its boundary.
     ///

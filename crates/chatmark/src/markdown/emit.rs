@@ -111,6 +111,8 @@ struct State {
     tags: StyleSet,
     inline: StyleSet,
     codes: StyleSet,
+    /// The inline codes with the line's (the style of the text being written).
+    style: StyleSet,
     /// The inline codes of the last text given a span.
     last_inline: StyleSet,
     /// The UTF-16 position where the current line's content began.
@@ -129,6 +131,7 @@ impl<O: Output> Emit<'_, O> {
             tags: StyleSet::EMPTY,
             inline: StyleSet::EMPTY,
             codes: StyleSet::EMPTY,
+            style: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
             line_start: 0,
         };
@@ -148,6 +151,7 @@ impl<O: Output> Emit<'_, O> {
                 MarkKind::Codes(codes) => {
                     self.flush(&mut st, at);
                     st.codes = codes;
+                    st.style = st.inline.with(codes);
                     st.line_start = self.runs.position();
                 }
                 MarkKind::LineEnd => {
@@ -161,6 +165,7 @@ impl<O: Output> Emit<'_, O> {
                         self.runs.restyle_last(st.last_inline);
                     }
                     st.codes = StyleSet::EMPTY;
+                    st.style = st.inline;
                 }
                 MarkKind::Delim { len, events: e } => {
                     // [closing-used | literal | opening-used]
@@ -226,7 +231,7 @@ impl<O: Output> Emit<'_, O> {
             k += 1;
         }
         let end = s.len();
-        if st.inline.with(st.codes).is_empty() {
+        if st.style.is_empty() {
             // unstyled to the end: no span follows, so its length is not counted
             self.out.push(st.kept, end);
         } else {
@@ -237,14 +242,14 @@ impl<O: Output> Emit<'_, O> {
 
     /// Copies the text up to `at` and gives what was written since the last span one span
     /// with the style in force.
-    #[inline]
+    #[inline(always)]
     fn flush(&mut self, st: &mut State, at: usize) {
         self.out.push(st.kept, at);
         st.kept = at;
         let units = self.out.utf16_since(st.seg);
         st.seg = self.out.len();
         if units > 0 {
-            self.runs.advance(units, st.inline.with(st.codes));
+            self.runs.advance(units, st.style);
             st.last_inline = st.inline;
         }
     }
@@ -252,7 +257,12 @@ impl<O: Output> Emit<'_, O> {
 
 /// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
 fn restyle(st: &mut State) {
-    st.inline = st.pairs.with(st.tags);
+    st.inline = st.tags.with_flags_of(st.pairs);
+    st.style = if st.codes.is_empty() {
+        st.inline
+    } else {
+        st.inline.with(st.codes)
+    };
 }
 
 /// Opens (`up`) or closes `n` delimiter pairs of `code` (I4, I5).
