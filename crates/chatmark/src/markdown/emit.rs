@@ -202,26 +202,31 @@ impl<O: Output> Emit<'_, O> {
                             self.flush(&mut st, at);
                             st.kept = at + len;
                             let code = tag.code();
-                            if !closing {
-                                if let Some(stack) = self.slots.get_mut(code.slot()) {
-                                    stack.push((me, code));
-                                }
-                            } else {
+                            if closing {
                                 self.marks.end_tag(p);
-                                let marks = &*self.marks;
-                                if let Some(stack) = self.slots.get_mut(code.slot()) {
+                            }
+                            let marks = &*self.marks;
+                            if let Some(stack) = self.slots.get_mut(code.slot()) {
+                                let before = stack.last().map(|&(_, c)| c);
+                                if !closing {
+                                    stack.push((me, code));
+                                } else {
                                     while stack.last().is_some_and(|&(o, _)| marks.ended(o)) {
                                         stack.pop();
                                     }
                                 }
-                            }
-                            st.tags = StyleSet::EMPTY;
-                            for stack in self.slots.iter() {
-                                if let Some(&(_, code)) = stack.last() {
-                                    st.tags.insert(code);
+                                // the slot's innermost open tag is the one whose code shows
+                                let after = stack.last().map(|&(_, c)| c);
+                                if before != after {
+                                    if let Some(c) = before {
+                                        st.tags.remove(c);
+                                    }
+                                    if let Some(c) = after {
+                                        st.tags.insert(c);
+                                    }
+                                    restyle(&mut st);
                                 }
                             }
-                            restyle(&mut st);
                         }
                         None if self.want_notes => unpaired(src, at, len, closing, &mut notes),
                         None => {}
