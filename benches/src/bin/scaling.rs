@@ -114,6 +114,21 @@ fn families() -> Vec<Family> {
             n
         )),
         fam!("md tag lookalikes", Markdown, 4, |n| r("{re<r", n)),
+        // the one-pass scan: a code span over many prefixed lines (each line's start is
+        // still read), a backtick in every paragraph (the closer index is rebuilt per
+        // paragraph, over that paragraph only), unclosed tags in many regions (each
+        // region's openers are unlinked once)
+        fam!("md code span over list lines", Markdown, 4, |n| "`"
+            .to_string()
+            + &r("- a\n", n)
+            + "`"),
+        fam!("md a backtick per paragraph", Markdown, 4, |n| r(
+            "`a\n\n", n
+        )),
+        fam!("md unclosed tags in fenced regions", Markdown, 19, |n| r(
+            "{red}<big>\n```\n```\n",
+            n
+        )),
         // the fast path (markdown/plain.rs): taken, and given up only at the last byte
         fam!("md no markup", Markdown, 9, |n| r("wörd 1.\n", n)),
         fam!("md no markup until the end", Markdown, 9, |n| r(
