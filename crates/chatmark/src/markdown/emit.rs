@@ -86,6 +86,9 @@ impl Output for Utf16Out<'_, '_> {
     }
 }
 
+/// [`State::line_end`] outside a line with codes: past every mark.
+const NO_LINE: usize = usize::MAX;
+
 /// The walk's state.
 pub(super) struct Emit<'w, O> {
     pub out: O,
@@ -115,8 +118,10 @@ struct State {
     style: StyleSet,
     /// The inline codes of the last text given a span.
     last_inline: StyleSet,
-    /// The UTF-16 position where the current line's content began.
+    /// The UTF-16 position where the current line's content began, and where its content
+    /// ends, while in a line with codes ([`NO_LINE`] otherwise).
     line_start: usize,
+    line_end: usize,
 }
 
 impl<O: Output> Emit<'_, O> {
@@ -134,10 +139,18 @@ impl<O: Output> Emit<'_, O> {
             style: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
             line_start: 0,
+            line_end: NO_LINE,
         };
         let mut notes = Vec::new();
         let mut k = 0;
+        // the next line mark's index among line marks
+        let mut line = 0;
         while let Some((at, kind)) = self.marks.get(k) {
+            // the content of a line with codes ends before the next mark after it
+            if at >= st.line_end {
+                let end = st.line_end;
+                self.end_line(&mut st, s, end);
+            }
             match kind {
                 MarkKind::Remove { len } => {
                     self.out.push(st.kept, at);
@@ -148,24 +161,16 @@ impl<O: Output> Emit<'_, O> {
                     self.out.push(st.kept, at);
                     st.kept = at + 1;
                 }
-                MarkKind::Codes(codes) => {
-                    self.flush(&mut st, at);
-                    st.codes = codes;
-                    st.style = st.inline.with(codes);
+                MarkKind::Line { prefix, end } => {
+                    // the prefix goes, and the line's codes apply from its content on
+                    self.out.push(st.kept, at);
+                    st.kept = at + prefix;
+                    self.flush(&mut st, at + prefix);
+                    st.codes = self.marks.line_codes(line);
+                    line += 1;
+                    st.style = st.inline.with(st.codes);
                     st.line_start = self.runs.position();
-                }
-                MarkKind::LineEnd => {
-                    self.flush(&mut st, at);
-                    // a `\r` left right before the `\n` by markup that vanished is a line
-                    // break: it keeps only its inline codes (1.3)
-                    if s.get(at).is_some_and(|c| c.byte() == b'\n')
-                        && self.runs.position() > st.line_start
-                        && self.out.ends_with_cr()
-                    {
-                        self.runs.restyle_last(st.last_inline);
-                    }
-                    st.codes = StyleSet::EMPTY;
-                    st.style = st.inline;
+                    st.line_end = end;
                 }
                 MarkKind::Delim { len, events: e } => {
                     // [closing-used | literal | opening-used]
@@ -235,6 +240,10 @@ impl<O: Output> Emit<'_, O> {
             }
             k += 1;
         }
+        if st.line_end != NO_LINE {
+            let end = st.line_end;
+            self.end_line(&mut st, s, end);
+        }
         let end = s.len();
         if st.style.is_empty() {
             // unstyled to the end: no span follows, so its length is not counted
@@ -243,6 +252,22 @@ impl<O: Output> Emit<'_, O> {
             self.flush(&mut st, end);
         }
         notes
+    }
+
+    /// The content of the line with codes ends at `at` (before its line break).
+    fn end_line<U: Unit>(&mut self, st: &mut State, s: &[U], at: usize) {
+        self.flush(st, at);
+        // a `\r` left right before the `\n` by markup that vanished is a line break: it
+        // keeps only its inline codes (1.3)
+        if s.get(at).is_some_and(|c| c.byte() == b'\n')
+            && self.runs.position() > st.line_start
+            && self.out.ends_with_cr()
+        {
+            self.runs.restyle_last(st.last_inline);
+        }
+        st.codes = StyleSet::EMPTY;
+        st.style = st.inline;
+        st.line_end = NO_LINE;
     }
 
     /// Copies the text up to `at` and gives what was written since the last span one span

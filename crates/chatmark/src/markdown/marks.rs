@@ -1,9 +1,9 @@
 //! The marks of a message: what the scan ([`super::scan`]) found that is not plain text,
 //! in source order, for the output walk ([`super::emit`]). One [`Mark`] (12 bytes) per
 //! delimiter run (I4, I5) with the pairs it takes part in, per tag (I3) with its partner,
-//! per escape (I2), per line prefix or blank line's spaces that go (P1–P3, 2.3), and at the
-//! start and end of each paragraph line that carries line codes (P4). Everything between
-//! marks is the message's own text, copied as it is.
+//! per escape (I2), per line prefix or blank line's spaces that go (P1–P3, 2.3), and one
+//! per paragraph line that carries line codes (P4: where its prefix and content begin and
+//! end). Everything between marks is the message's own text, copied as it is.
 
 use super::emphasis::Events;
 use crate::sort::sat32;
@@ -26,8 +26,7 @@ const DELIM: u32 = 0;
 const TAG: u32 = 1 << 29;
 const ESCAPE: u32 = 2 << 29;
 const REMOVE: u32 = 3 << 29;
-const CODES: u32 = 4 << 29;
-const LINE_END: u32 = 5 << 29;
+const LINE: u32 = 4 << 29;
 /// A delimiter run whose counts live in the side table (at the payload's index); a paired
 /// opening tag that the output walk has seen closed.
 const FLAG: u32 = 1 << 28;
@@ -53,10 +52,10 @@ pub(super) enum MarkKind {
     Escape,
     /// `len` units that go: a line prefix (P1–P3) or a blank line's spaces (2.3).
     Remove { len: usize },
-    /// The content of a paragraph line with line codes starts here (P4).
-    Codes(StyleSet),
-    /// The content of that line ends here, before its line break (1.3).
-    LineEnd,
+    /// A paragraph line with line codes (P4) starts here: its first `prefix` units go, its
+    /// content ends at `end` (before its line break, 1.3); its codes are the next entry of
+    /// [`Marks::line_codes`].
+    Line { prefix: usize, end: usize },
 }
 
 /// The marks of a message in source order, plus side tables.
@@ -65,7 +64,7 @@ pub(super) struct Marks {
     list: Vec<Mark>,
     /// Event counts too wide to pack.
     wide: Vec<Events>,
-    /// Line codes, by [`MarkKind::Codes`] mark.
+    /// Line codes, one per [`MarkKind::Line`] mark, in order.
     codes: Vec<StyleSet>,
     /// Pairs matched (delimiter pairs and tag pairs): sizes the output's runs.
     pairs: usize,
@@ -127,15 +126,31 @@ impl Marks {
         self.push(at, sat32(len), REMOVE);
     }
 
-    /// A line's content with `codes` starts at `at`.
-    pub(super) fn push_codes(&mut self, at: usize, codes: StyleSet) {
-        let k = sat32(self.codes.len());
+    /// A line with `codes` at `at`, whose first `prefix` units go; its end is set by
+    /// [`Marks::end_line`]. One mark per line: a list of short lines stays small.
+    pub(super) fn push_line(&mut self, at: usize, prefix: usize, codes: StyleSet) -> u32 {
+        let (at, prefix) = if prefix > PAYLOAD as usize {
+            // a prefix too long for the payload (hundreds of millions of spaces) goes by a
+            // mark of its own
+            self.push_remove(at, prefix);
+            (at + prefix, 0)
+        } else {
+            (at, prefix)
+        };
         self.codes.push(codes);
-        self.push(at, 0, CODES | (k & PAYLOAD));
+        self.push(at, sat32(at), LINE | (prefix as u32 & PAYLOAD))
     }
 
-    pub(super) fn push_line_end(&mut self, at: usize) {
-        self.push(at, 0, LINE_END);
+    /// Sets where the content of line mark `k` ends.
+    pub(super) fn end_line(&mut self, k: u32, end: usize) {
+        if let Some(m) = self.list.get_mut(k as usize) {
+            m.arg = sat32(end);
+        }
+    }
+
+    /// The codes of the `k`-th line mark.
+    pub(super) fn line_codes(&self, k: usize) -> StyleSet {
+        self.codes.get(k).copied().unwrap_or_default()
     }
 
     /// An unpaired tag of `len` units at `at`; `prev` is what its `arg` holds (the previous
@@ -207,13 +222,10 @@ impl Marks {
             REMOVE => MarkKind::Remove {
                 len: m.arg as usize,
             },
-            CODES => MarkKind::Codes(
-                self.codes
-                    .get(payload as usize)
-                    .copied()
-                    .unwrap_or_default(),
-            ),
-            _ => MarkKind::LineEnd,
+            _ => MarkKind::Line {
+                prefix: payload as usize,
+                end: m.arg as usize,
+            },
         };
         Some((m.at as usize, kind))
     }

@@ -61,6 +61,7 @@ impl Scan<'_> {
             }
             let mut content = i;
             let mut codes = StyleSet::EMPTY;
+            let mut skip = 0;
             if s.get(i).is_some_and(|c| line_start_special(c.byte())) {
                 let (end, next) = line_end(s, i);
                 let raw = s.get(i..end).unwrap_or_default();
@@ -83,18 +84,19 @@ impl Scan<'_> {
                     i = next;
                     continue;
                 }
-                let (skip, c) = lines::prefix(raw);
-                if skip > 0 {
-                    marks.push_remove(i, skip);
-                }
+                (skip, codes) = lines::prefix(raw);
                 content = i + skip;
-                codes = c;
             }
             in_paragraph = true;
             let has_codes = !codes.is_empty();
-            if has_codes {
-                marks.push_codes(content, codes);
-            }
+            let line = if has_codes {
+                marks.push_line(i, skip, codes)
+            } else {
+                if skip > 0 {
+                    marks.push_remove(i, skip);
+                }
+                NONE
+            };
             let mut j = content;
             if let Some(stop) = code_until {
                 match find(s, j, stop, b'\n') {
@@ -111,7 +113,7 @@ impl Scan<'_> {
                 }
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {
-                        marks.push_line_end(n);
+                        marks.end_line(line, n);
                     }
                     break n;
                 };
@@ -119,7 +121,7 @@ impl Scan<'_> {
                     b'\n' => {
                         if has_codes {
                             let cr = j > i && s.get(j - 1).is_some_and(|c| c.byte() == b'\r');
-                            marks.push_line_end(j - usize::from(cr));
+                            marks.end_line(line, j - usize::from(cr));
                         }
                         break j + 1;
                     }
