@@ -85,12 +85,16 @@ impl RunBuilder {
 /// from the source so that no second pass transcodes it.
 #[derive(Debug)]
 enum TextBuf {
+    // the markdown-only wasm writes UTF-16 only
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Utf8(String),
     Utf16(Vec<u16>),
 }
 
 /// The text of a [`FormattedBuilder`], borrowed in its encoding.
 pub(crate) enum TextMut<'a> {
+    // markdown mode writes UTF-16 only in the wasm
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Utf8(&'a mut String),
     Utf16(&'a mut Vec<u16>),
 }
@@ -104,6 +108,8 @@ pub(crate) struct FormattedBuilder {
 
 impl FormattedBuilder {
     /// A UTF-8 builder that holds `bytes` of text and `runs` runs before it reallocates.
+    // (the markdown-only wasm builds UTF-16 text only)
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(crate) fn with_capacity(bytes: usize, runs: usize) -> Self {
         FormattedBuilder {
             text: TextBuf::Utf8(String::with_capacity(bytes)),
@@ -254,6 +260,7 @@ impl FormattedBuilder {
     }
 
     /// The text and runs, with the text in UTF-8 (a UTF-16 builder's is decoded).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub(crate) fn finish(self) -> Formatted {
         let (text, text_styles) = (self.text, self.runs.finish());
         let text = match text {

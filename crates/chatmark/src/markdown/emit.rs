@@ -11,7 +11,9 @@ use crate::builder::RunBuilder;
 use crate::msg::msg;
 use crate::source::{TypedSource, Unit};
 use crate::style::INLINE_SLOTS;
-use crate::utf16::{utf16_len, Note, Span};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::utf16::utf16_len;
+use crate::utf16::{Note, Span};
 use crate::{DiagnosticCode, StyleCode, StyleSet};
 
 /// The text being written, in the source's encoding.
@@ -26,12 +28,15 @@ pub(super) trait Output {
     fn ends_with_cr(&self) -> bool;
 }
 
-/// UTF-8 text copied from a `&str`.
+/// UTF-8 text copied from a `&str` (natively: the npm package reads UTF-8 through the
+/// UTF-16 parser).
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) struct Utf8Out<'a, 'o> {
     pub src: &'a str,
     pub text: &'o mut String,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Output for Utf8Out<'_, '_> {
     #[inline]
     fn push(&mut self, from: usize, to: usize) {

@@ -24,7 +24,9 @@ use crate::source::{well_formed, Source, TypedSource};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note};
 use crate::{Diagnostic, Formatted, FormattedUtf16, StyleCode, StyleSet};
-use emit::{Emit, Output, Utf16Out, Utf8Out};
+#[cfg(not(target_arch = "wasm32"))]
+use emit::Utf8Out;
+use emit::{Emit, Output, Utf16Out};
 use emphasis::Matcher;
 use marks::Marks;
 use scan::{Heads, Scan, NO_HEADS};
@@ -44,9 +46,14 @@ use scan::{Heads, Scan, NO_HEADS};
 /// assert_eq!(codes, [vec!["b", "lst_1"], vec!["lst_1"], vec!["c_db342e", "lst_1"]]);
 /// ```
 pub fn parse_markdown(input: &str) -> Formatted {
-    let mut out = FormattedBuilder::with_capacity(input.len(), 0);
-    parse(Source::Utf8(input), false, &mut out);
-    out.finish()
+    #[cfg(target_arch = "wasm32")]
+    return parse_markdown_utf16(&input.encode_utf16().collect::<Vec<u16>>()).to_formatted();
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+        parse(Source::Utf8(input), false, &mut out);
+        out.finish()
+    }
 }
 
 /// Parses `input` in markdown mode and also returns diagnostics (unmatched tags, L3) with
@@ -61,10 +68,22 @@ pub fn parse_markdown(input: &str) -> Formatted {
 /// assert_eq!((diags[0].start, diags[0].len), (1, 6));
 /// ```
 pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnostic>) {
-    let src = Source::Utf8(input);
-    let mut out = FormattedBuilder::with_capacity(input.len(), 0);
-    let notes = parse(src, true, &mut out);
-    (out.finish(), to_diagnostics(src, notes))
+    #[cfg(target_arch = "wasm32")]
+    {
+        // The npm package holds one copy of the parser, the UTF-16 one (its strings are
+        // UTF-16); UTF-8 input (a resolved JSON body) is read through it. Diagnostics
+        // count UTF-16 units either way (L3).
+        let units: Vec<u16> = input.encode_utf16().collect();
+        let (f, diagnostics) = parse_markdown_utf16_with_diagnostics(&units);
+        (f.to_formatted(), diagnostics)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let src = Source::Utf8(input);
+        let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+        let notes = parse(src, true, &mut out);
+        (out.finish(), to_diagnostics(src, notes))
+    }
 }
 
 /// Parses UTF-16 `input` in markdown mode, the text written as UTF-16 too: for hosts whose
@@ -214,6 +233,13 @@ fn run(
         return Vec::new();
     }
     match src {
+        // (in the wasm the UTF-8 entry points read through the UTF-16 parser: never here)
+        #[cfg(target_arch = "wasm32")]
+        Source::Utf8(_) => {
+            out.push_src(src, 0, src.len(), StyleSet::EMPTY);
+            Vec::new()
+        }
+        #[cfg(not(target_arch = "wasm32"))]
         Source::Utf8(text) => {
             scan_into(text, s);
             // the entry points write a source's own encoding: the other arm is never taken
