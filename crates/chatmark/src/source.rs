@@ -302,17 +302,33 @@ pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
 
 /// The first lone surrogate of `input` at or after `from`: a high one not followed by a
 /// low one, or a low one not preceded by a high one. A well-formed pair is stepped over
-/// whole, so the pass is one comparison per unit outside surrogates.
+/// whole; chunks with no surrogate are passed over sixteen units at a time.
 fn next_lone(input: &[u16], from: usize) -> Option<usize> {
     let mut k = from;
-    while let Some(&u) = input.get(k) {
-        if u & 0xf800 == 0xd800 {
-            if !(is_high(u) && input.get(k + 1).is_some_and(|&n| is_low(n))) {
-                return Some(k);
+    while k < input.len() {
+        // Sixteen units at a time up to the next surrogate: most text has none, and emoji
+        // are a pair every few words.
+        let rest = input.get(k..).unwrap_or_default();
+        let clear = rest
+            .chunks_exact(16)
+            .take_while(|c| {
+                c.iter()
+                    .fold(0, |a, &u| a | u16::from(u & 0xf800 == 0xd800))
+                    == 0
+            })
+            .count();
+        k += clear * 16;
+        // then unit by unit through the chunk that has one (or the last, shorter one)
+        let stop = (k + 16).min(input.len());
+        while let Some(&u) = input.get(k).filter(|_| k < stop) {
+            if u & 0xf800 == 0xd800 {
+                if !(is_high(u) && input.get(k + 1).is_some_and(|&n| is_low(n))) {
+                    return Some(k);
+                }
+                k += 2;
+            } else {
+                k += 1;
             }
-            k += 2;
-        } else {
-            k += 1;
         }
     }
     None
@@ -379,6 +395,37 @@ mod tests {
             well_formed(&bad).as_ref(),
             [0xfffd, 0xd800, 0xdc00, 0xfffd, 0xfffd, 0xfffd]
         );
+    }
+
+    /// The chunked search finds what a unit-by-unit one finds, wherever the surrogates fall
+    /// against the chunks (L2).
+    #[test]
+    fn lone_surrogates_are_found_across_chunk_boundaries() {
+        fn slow(input: &[u16]) -> Vec<u16> {
+            let mut out = input.to_vec();
+            let mut k = 0;
+            while k < input.len() {
+                let u = input[k];
+                if is_high(u) && input.get(k + 1).is_some_and(|&n| is_low(n)) {
+                    k += 2;
+                    continue;
+                }
+                if u & 0xf800 == 0xd800 {
+                    out[k] = 0xfffd;
+                }
+                k += 1;
+            }
+            out
+        }
+        let pieces: [&[u16]; 5] = [&[0x61], &[0xd83d, 0xde00], &[0xd800], &[0xdc00], &[0x4e2d]];
+        let mut rng = crate::rng::Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..3000 {
+            let n = rng.below(70);
+            let input: Vec<u16> = (0..n)
+                .flat_map(|_| pieces[rng.below(pieces.len())].iter().copied())
+                .collect();
+            assert_eq!(well_formed(&input).as_ref(), slow(&input), "{input:x?}");
+        }
     }
 
     #[test]
