@@ -1,5 +1,6 @@
 //! Runs one engine path over the corpus many times, for profilers (callgrind counts
-//! instructions repeatably): `profile markdown|html|normalize [rounds]`.
+//! instructions repeatably): `profile markdown|markdown16|html|normalize [rounds]`
+//! (`markdown16`: the UTF-16 entry point the npm package calls, into one reused result).
 
 use std::hint::black_box;
 
@@ -15,6 +16,17 @@ fn main() {
         return;
     }
     let (md, html) = chatmark_benches::corpus(false);
+    if what == "markdown16" {
+        let units: Vec<Vec<u16>> = md.iter().map(|t| t.encode_utf16().collect()).collect();
+        let mut out = chatmark::FormattedUtf16::default();
+        for _ in 0..rounds {
+            for u in &units {
+                chatmark::parse_markdown_utf16_into(black_box(u), &mut out);
+                black_box(&out);
+            }
+        }
+        return;
+    }
     let texts = if what == "html" { html } else { md };
     for _ in 0..rounds {
         for t in &texts {
