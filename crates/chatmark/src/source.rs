@@ -21,6 +21,10 @@ pub(crate) trait Unit: Copy {
     /// else becomes ASCII, which is all the parser asks of a unit it does not decode.
     fn byte(self) -> u8;
 
+    /// The unit's low byte: itself for a byte, the low eight bits of a UTF-16 unit. A
+    /// cheaper, looser [`Unit::byte`] for filters whose hits are checked again.
+    fn low_byte(self) -> u8;
+
     /// The first unit of `s` that is the ASCII byte `b`.
     #[inline]
     fn position_of(s: &[Self], b: u8) -> Option<usize> {
@@ -35,6 +39,11 @@ pub(crate) trait Unit: Copy {
 impl Unit for u8 {
     #[inline(always)]
     fn byte(self) -> u8 {
+        self
+    }
+
+    #[inline(always)]
+    fn low_byte(self) -> u8 {
         self
     }
 
@@ -57,6 +66,11 @@ impl Unit for u16 {
     #[inline(always)]
     fn byte(self) -> u8 {
         self.min(0xff) as u8
+    }
+
+    #[inline(always)]
+    fn low_byte(self) -> u8 {
+        self as u8
     }
 
     #[cfg(feature = "html")]
