@@ -11,7 +11,7 @@
 //! (The backtick is on the list although a code span or fence alone copies its text as it
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
-use super::syntax::{CLASS, INLINE, PREFIX};
+use super::syntax::{CLASS, INLINE, PREFIX, SCAN_BITS};
 use crate::source::{units, Source, Unit};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
@@ -24,14 +24,14 @@ pub(super) fn is_plain(input: Source<'_>) -> bool {
     }
 }
 
-/// Natively, UTF-8 through memchr's vectorised searches: three for the inline bytes over
-/// the whole message, one for its line breaks (a plain message is searched through four
-/// times, a few instructions per 32 bytes, instead of classified byte by byte).
 /// [`super::syntax::INLINE_BYTES`], the commonest markup first (tags, `*`, `_`), so that a
 /// message with markup usually stops at the first search.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 const SEARCHED: [u8; 7] = *b"{*_~`\\<";
 
+/// Natively, UTF-8 through memchr's vectorised searches: three for the inline bytes over
+/// the whole message, one for its line breaks (a plain message is searched through four
+/// times, a few instructions per 32 bytes, instead of classified byte by byte).
 #[cfg(not(target_arch = "wasm32"))]
 fn plain_bytes(s: &[u8]) -> bool {
     let [a, b, c, d, e, f, g] = SEARCHED;
@@ -43,8 +43,52 @@ fn plain_bytes(s: &[u8]) -> bool {
         && !memchr::memchr_iter(b'\n', s).any(|k| s.get(k + 1).is_some_and(|&b| prefix(b)))
 }
 
+/// UTF-16 (and UTF-8 in the wasm): eight units at a time by their low bytes, through the
+/// scan's table of the inline bytes and the line break; a chunk that has one (or seems to:
+/// a UTF-16 unit's low byte may be markup) is read unit by unit, as [`plain_by_unit`] reads.
 fn plain<U: Unit>(input: &[U]) -> bool {
-    // both classes count at a line start, only the inline one elsewhere
+    let class = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0);
+    let stop = |c: &U| {
+        SCAN_BITS
+            .get(usize::from(c.low_byte()))
+            .copied()
+            .unwrap_or(0)
+    };
+    if input.first().is_some_and(|c| class(c) & PREFIX != 0) {
+        return false;
+    }
+    let mut k = 0;
+    loop {
+        let rest = input.get(k..).unwrap_or_default();
+        let clear = rest
+            .chunks_exact(8)
+            .take_while(|chunk| chunk.iter().fold(0, |hit, c| hit | stop(c)) == 0)
+            .count();
+        k += clear * 8;
+        let end = (k + 8).min(input.len());
+        for j in k..end {
+            let Some(c) = input.get(j) else {
+                break;
+            };
+            if class(c) & INLINE != 0 {
+                return false;
+            }
+            // a prefix byte at a line start
+            if c.byte() == b'\n' && input.get(j + 1).is_some_and(|n| class(n) & PREFIX != 0) {
+                return false;
+            }
+        }
+        if end >= input.len() {
+            return true;
+        }
+        k = end;
+    }
+}
+
+/// The rule unit by unit: both classes count at a line start, only the inline one
+/// elsewhere (the reference the faster tests are checked against).
+#[cfg(test)]
+fn plain_by_unit<U: Unit>(input: &[U]) -> bool {
     let mut mask = INLINE | PREFIX;
     for &c in input {
         let b = c.byte();
@@ -70,6 +114,8 @@ mod tests {
             "a", "word", " ", "  ", "\n", "\r\n", "\t", ">", "#", "-", "+", "1", "2024.", "1.",
             "é", "😀", "}", "]", ")", "!", ".", "&amp;", "\u{a0}", "\u{3000}", "3", "4", "5", "6",
             "7", "8", "9. ", "0",
+            // UTF-16 units whose low byte is markup or a line break: `{`, `*`, `\n`
+            "Ż", "ਪ", "Ċ",
         ];
         // the bytes that begin inline constructs, now and then: a table missing one would
         // let such a message through, and the two passes would disagree
@@ -80,12 +126,13 @@ mod tests {
         let mut taken = 0;
         for _ in 0..20_000 {
             let text = rng.text(24, &pieces, &inline, 13);
-            // the vectorised test and the byte-by-byte one agree
-            assert_eq!(
-                is_plain(Source::Utf8(&text)),
-                super::plain(text.as_bytes()),
-                "{text:?}"
-            );
+            // the vectorised and chunked tests agree with the rule unit by unit
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let want = super::plain_by_unit(text.as_bytes());
+            assert_eq!(is_plain(Source::Utf8(&text)), want, "{text:?}");
+            assert_eq!(super::plain(text.as_bytes()), want, "{text:?}");
+            assert_eq!(is_plain(Source::Utf16(&units)), want, "{text:?}");
+            assert_eq!(super::plain_by_unit(&units[..]), want, "{text:?}");
             if !is_plain(Source::Utf8(&text)) {
                 continue;
             }
