@@ -323,12 +323,14 @@ fn next_lone(input: &[u16], from: usize) -> Option<usize> {
         // Sixteen units at a time up to the next surrogate: most text has none, and emoji
         // are a pair every few words.
         let rest = input.get(k..).unwrap_or_default();
+        // (units all below U+8000, most text's, need one OR each; others a range test)
         let clear = rest
             .chunks_exact(16)
             .take_while(|c| {
-                c.iter()
-                    .fold(0, |a, &u| a | u16::from(u & 0xf800 == 0xd800))
-                    == 0
+                c.iter().fold(0, |a, &u| a | u) < 0x8000
+                    || c.iter()
+                        .fold(0, |a, &u| a | u16::from(u & 0xf800 == 0xd800))
+                        == 0
             })
             .count();
         k += clear * 16;
