@@ -174,7 +174,7 @@ impl Matcher {
                 }
                 count -= used;
             }
-            if mine != Events::default() {
+            if mine.close_two | mine.close_one != 0 {
                 marks.set_closes(me, mine);
             }
         }
