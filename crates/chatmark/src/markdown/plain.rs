@@ -45,7 +45,8 @@ fn plain_bytes(s: &[u8]) -> bool {
 
 /// UTF-16 (and UTF-8 in the wasm): eight units at a time by their low bytes, through the
 /// scan's table of the inline bytes and the line break; a chunk that has one (or seems to:
-/// a UTF-16 unit's low byte may be markup) is read unit by unit, as [`plain_by_unit`] reads.
+/// a UTF-16 unit's low byte may be markup) is read unit by unit, by the rule the tests'
+/// `plain_by_unit` states.
 fn plain<U: Unit>(input: &[U]) -> bool {
     let class = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0);
     let stop = |c: &U| {
