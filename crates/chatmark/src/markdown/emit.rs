@@ -204,7 +204,6 @@ impl<O: Output> Emit<'_, O> {
                     tag,
                     closing,
                     partner,
-                    ..
                 } => {
                     let me = u32::try_from(k).unwrap_or(u32::MAX);
                     match partner {

@@ -40,13 +40,12 @@ pub(super) enum MarkKind {
     /// A `*`, `_` or `~~` run of `len` units and the pairs it takes part in (I4, I5).
     Delim { len: usize, events: Events },
     /// An I3 tag of `len` units, opening or `closing`: the index of its partner, if
-    /// paired; whether a paired opener has been closed already (output walk).
+    /// paired (whether a paired opener has been closed already is [`Marks::ended`]).
     Tag {
         len: usize,
         tag: Tag,
         closing: bool,
         partner: Option<u32>,
-        ended: bool,
     },
     /// A backslash that escapes the next character (I2): it goes.
     Escape,
@@ -216,7 +215,6 @@ impl Marks {
                     .unwrap_or(Tag::ALL[0]),
                 closing: payload & 1 << 16 != 0,
                 partner: Some(m.arg).filter(|&p| p != NONE),
-                ended: m.info & FLAG != 0,
             },
             ESCAPE => MarkKind::Escape,
             REMOVE => MarkKind::Remove {
