@@ -35,7 +35,11 @@ pub(super) struct Events {
     pub open_one: u32,
 }
 
-const FIELD: u32 = 0x7f;
+/// The largest count a packed field holds.
+pub(super) const FIELD: u32 = 0x7f;
+/// Where the packed `open_two` and `open_one` counts begin.
+pub(super) const OPEN_TWO_AT: u32 = 14;
+pub(super) const OPEN_ONE_AT: u32 = 21;
 
 impl Events {
     /// Delimiters the run uses closing, then opening (`[closing | literal | opening]`).
@@ -61,15 +65,18 @@ impl Events {
     }
 
     pub(super) fn pack(self) -> u32 {
-        self.close_two | self.close_one << 7 | self.open_two << 14 | self.open_one << 21
+        self.close_two
+            | self.close_one << 7
+            | self.open_two << OPEN_TWO_AT
+            | self.open_one << OPEN_ONE_AT
     }
 
     pub(super) fn unpack(p: u32) -> Events {
         Events {
             close_two: p & FIELD,
             close_one: p >> 7 & FIELD,
-            open_two: p >> 14 & FIELD,
-            open_one: p >> 21 & FIELD,
+            open_two: p >> OPEN_TWO_AT & FIELD,
+            open_one: p >> OPEN_ONE_AT & FIELD,
         }
     }
 }

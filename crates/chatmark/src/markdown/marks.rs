@@ -5,7 +5,7 @@
 //! per paragraph line that carries line codes (P4: where its prefix and content begin and
 //! end). Everything between marks is the message's own text, copied as it is.
 
-use super::emphasis::Events;
+use super::emphasis::{Events, FIELD, OPEN_ONE_AT, OPEN_TWO_AT};
 use crate::sort::sat32;
 use crate::vocab::Tag;
 use crate::StyleSet;
@@ -253,9 +253,16 @@ impl Marks {
     /// Adds one to the opens of delimiter run `k`, by two delimiters or by one (the
     /// matcher, I4).
     pub(super) fn add_open(&mut self, k: u32, two: bool) {
-        let Some(m) = self.list.get(k as usize).copied() else {
+        let Some(m) = self.list.get_mut(k as usize) else {
             return;
         };
+        // the common case: a packed count with room, incremented in place
+        let shift = if two { OPEN_TWO_AT } else { OPEN_ONE_AT };
+        if m.info & FLAG == 0 && (m.info >> shift) & FIELD < FIELD {
+            m.info += 1 << shift;
+            return;
+        }
+        let m = *m;
         let mut e = if m.info & FLAG != 0 {
             self.wide
                 .get((m.info & PAYLOAD) as usize)
