@@ -232,46 +232,32 @@ fn run(
         out.push_src(src, 0, src.len(), StyleSet::EMPTY);
         return Vec::new();
     }
-    match src {
-        // (in the wasm the UTF-8 entry points read through the UTF-16 parser: never here)
-        #[cfg(target_arch = "wasm32")]
-        Source::Utf8(_) => {
+    let (text, runs) = out.parts();
+    match (src, text) {
+        #[cfg(not(target_arch = "wasm32"))]
+        (Source::Utf8(src), TextMut::Utf8(text)) => {
+            one_pass(src, Utf8Out { src, text }, runs, s, want_notes)
+        }
+        (Source::Utf16(src), TextMut::Utf16(text)) => {
+            one_pass(src, Utf16Out { src, text }, runs, s, want_notes)
+        }
+        // the entry points write a source's own encoding (and in the wasm the UTF-8 ones
+        // read through the UTF-16 parser): never taken
+        _ => {
             out.push_src(src, 0, src.len(), StyleSet::EMPTY);
             Vec::new()
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        Source::Utf8(text) => {
-            scan_into(text, s);
-            // the entry points write a source's own encoding: the other arm is never taken
-            let (TextMut::Utf8(t), runs) = out.parts() else {
-                out.push_src(src, 0, src.len(), StyleSet::EMPTY);
-                return Vec::new();
-            };
-            runs.reserve(s.marks.runs_bound().min(text.len()));
-            emit_into(text, Utf8Out { src: text, text: t }, runs, s, want_notes)
-        }
-        Source::Utf16(units) => {
-            scan_into(units, s);
-            let (TextMut::Utf16(t), runs) = out.parts() else {
-                out.push_src(src, 0, src.len(), StyleSet::EMPTY);
-                return Vec::new();
-            };
-            runs.reserve(s.marks.runs_bound().min(units.len()));
-            emit_into(
-                units,
-                Utf16Out {
-                    src: units,
-                    text: t,
-                },
-                runs,
-                s,
-                want_notes,
-            )
         }
     }
 }
 
-fn scan_into<'a, T: TypedSource<'a>>(src: T, s: &mut Scratch) {
+/// The scan of `src` into the scratch marks, then the walk writing `out` and `runs`.
+fn one_pass<'a, T: TypedSource<'a>, O: Output>(
+    src: T,
+    out: O,
+    runs: &mut crate::builder::RunBuilder,
+    s: &mut Scratch,
+    want_notes: bool,
+) -> Vec<Note> {
     Scan {
         marks: &mut s.marks,
         matcher: &mut s.matcher,
@@ -279,15 +265,7 @@ fn scan_into<'a, T: TypedSource<'a>>(src: T, s: &mut Scratch) {
         heads: &mut s.heads,
     }
     .run(src);
-}
-
-fn emit_into<'a, T: TypedSource<'a>, O: Output>(
-    src: T,
-    out: O,
-    runs: &mut crate::builder::RunBuilder,
-    s: &mut Scratch,
-    want_notes: bool,
-) -> Vec<Note> {
+    runs.reserve(s.marks.runs_bound().min(src.units().len()));
     Emit {
         out,
         runs,

@@ -59,7 +59,6 @@ impl Scan<'_> {
                 i = next;
                 continue;
             }
-            let mut content = i;
             let mut codes = StyleSet::EMPTY;
             let mut skip = 0;
             if s.get(i).is_some_and(|c| line_start_special(c.byte())) {
@@ -85,7 +84,6 @@ impl Scan<'_> {
                     continue;
                 }
                 (skip, codes) = lines::prefix(raw);
-                content = i + skip;
             }
             in_paragraph = true;
             let has_codes = !codes.is_empty();
@@ -97,7 +95,8 @@ impl Scan<'_> {
                 }
                 NONE
             };
-            let mut j = content;
+            // the line's content begins after its prefix
+            let mut j = i + skip;
             if let Some(stop) = code_until {
                 match find(s, j, stop, b'\n') {
                     Some(nl) => j = nl,
