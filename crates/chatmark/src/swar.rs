@@ -1,6 +1,7 @@
 //! Eight bytes at a time in a `u64` (SWAR): the word tricks the scans share, so that a
 //! stretch of plain text costs a few instructions per word rather than per byte. No
-//! `unsafe`: words are loaded from slices as arrays. (HTML mode uses them today.)
+//! `unsafe`: words are loaded from slices as arrays. (HTML mode's scans use them, and
+//! [`crate::utf16_len`] for short texts.)
 #![cfg_attr(not(feature = "html"), allow(dead_code))]
 
 /// `0x01` in every byte of a word.
