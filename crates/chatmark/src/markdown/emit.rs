@@ -292,7 +292,8 @@ impl<O: Output> Emit<'_, O> {
 /// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
 fn restyle(st: &mut State) {
     st.inline = st.tags.with_flags_of(st.pairs);
-    st.style = if st.codes.is_empty() {
+    // (a line has codes exactly while the walk is in one: `line_end` says so in one compare)
+    st.style = if st.line_end == NO_LINE {
         st.inline
     } else {
         st.inline.with(st.codes)
