@@ -440,9 +440,11 @@ impl<'a, 's> Semantics<'a, 's> {
                         need_newline = false;
                     }
                     let has_line = style.without_line_codes() != style;
-                    let text = Source::Utf8(&s.pending_text);
-                    self.out
-                        .push(text, start as usize, end as usize, style, has_line);
+                    let text = s
+                        .pending_text
+                        .get(start as usize..end as usize)
+                        .unwrap_or_default();
+                    self.out.push_space(text, style, has_line);
                 }
             }
         }

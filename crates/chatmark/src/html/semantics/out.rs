@@ -73,6 +73,20 @@ impl Out {
         self.push_lines(src, a, b, style);
     }
 
+    /// Appends the whitespace `s` (ASCII, H6: a pending run's) with `style`, as
+    /// [`Out::push`] would, without its scan: a unit per byte, and line breaks looked for
+    /// byte by byte in what is mostly one or two spaces.
+    pub(super) fn push_space(&mut self, s: &str, style: StyleSet, has_line: bool) {
+        let breaks = s
+            .bytes()
+            .any(|b| b == b'\r' || (has_line && b == b'\n'));
+        if self.cr.is_none() && !breaks {
+            self.b.push_str_units(s, s.len(), style);
+            return;
+        }
+        self.push_lines(Source::Utf8(s), 0, s.len(), style);
+    }
+
     #[inline(never)]
     pub(super) fn push_lines(&mut self, src: Source<'_>, a: usize, b: usize, style: StyleSet) {
         let mut at = a;
