@@ -47,7 +47,13 @@ pub(super) struct Effect {
 }
 
 impl Effect {
+    /// No effect: every slot left to the ancestors.
+    pub(super) const NONE: Self = Self {
+        slots: [None; INLINE_SLOTS],
+    };
+
     /// The effect with `code` added.
+    #[cfg(test)]
     pub(super) fn with(mut self, code: StyleCode) -> Self {
         self.set(code);
         self
@@ -211,35 +217,56 @@ fn element(name: &str) -> Option<u32> {
 
 /// The H3 table: role and own effect of a known element (an id of [`KNOWN`]); `None`
 /// (any other name) is [`Role::Unsupported`]. The I3 tags are elements of the same name and
-/// effect ("the dialect's angle spelling").
+/// effect ("the dialect's angle spelling"). A look in [`CLASSES`], which the compiler fills.
 #[inline]
 pub(super) fn classify(id: Option<u32>) -> (Role, Effect) {
-    let e = Effect::default();
-    let Some(id) = id else {
-        return (Role::Unsupported, e);
-    };
-    match id {
-        0 | 1 => (Role::Inline, e.with(StyleCode::Bold)),
-        2 | 3 => (Role::Inline, e.with(StyleCode::Italic)),
-        4 | 5 => (Role::Inline, e.with(StyleCode::Underline)),
-        6..=8 => (Role::Inline, e.with(StyleCode::Strike)),
-        9..=12 => (Role::Block, e.with(StyleCode::Bold).with(StyleCode::Large)),
-        13 | 14 => (Role::Block, e.with(StyleCode::Bold)),
-        15 => (Role::Inline, e.with(StyleCode::Small)),
-        16 => (Role::List(StyleCode::Bullet), e),
-        17 => (Role::List(StyleCode::Ordered), e),
-        18 => (Role::Item, e),
-        19 => (Role::Quote, e),
-        20 => (Role::Pre, e),
-        21..=29 => (Role::Block, e),
-        30 => (Role::Break, e),
-        31 | 32 => (Role::Plain, e),
-        _ => match Tag::ALL.get(id.saturating_sub(TAG_BASE) as usize) {
-            Some(tag) if id >= TAG_BASE => (Role::Inline, e.with(tag.code())),
-            _ => (Role::Unsupported, e),
-        },
-    }
+    id.and_then(|k| CLASSES.get(k as usize))
+        .copied()
+        .unwrap_or((Role::Unsupported, Effect::NONE))
 }
+
+/// [`classify`] of every id of [`KNOWN`], evaluated at compile time.
+// Indexing in a static's initialiser cannot panic at run time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+static CLASSES: [(Role, Effect); KNOWN.len()] = {
+    /// `e` with `code` in its slot.
+    const fn with(mut e: Effect, code: StyleCode) -> Effect {
+        e.slots[code.slot()] = Some(Some(code));
+        e
+    }
+    /// The H3 table by id.
+    const fn class_of(id: u32) -> (Role, Effect) {
+        let e = Effect::NONE;
+        match id {
+            0 | 1 => (Role::Inline, with(e, StyleCode::Bold)),
+            2 | 3 => (Role::Inline, with(e, StyleCode::Italic)),
+            4 | 5 => (Role::Inline, with(e, StyleCode::Underline)),
+            6..=8 => (Role::Inline, with(e, StyleCode::Strike)),
+            9..=12 => (Role::Block, with(with(e, StyleCode::Bold), StyleCode::Large)),
+            13 | 14 => (Role::Block, with(e, StyleCode::Bold)),
+            15 => (Role::Inline, with(e, StyleCode::Small)),
+            16 => (Role::List(StyleCode::Bullet), e),
+            17 => (Role::List(StyleCode::Ordered), e),
+            18 => (Role::Item, e),
+            19 => (Role::Quote, e),
+            20 => (Role::Pre, e),
+            21..=29 => (Role::Block, e),
+            30 => (Role::Break, e),
+            31 | 32 => (Role::Plain, e),
+            _ if id >= TAG_BASE && ((id - TAG_BASE) as usize) < Tag::COUNT => {
+                (Role::Inline, with(e, Tag::ALL[(id - TAG_BASE) as usize].code()))
+            }
+            _ => (Role::Unsupported, e),
+        }
+    }
+    let mut all = [(Role::Unsupported, Effect::NONE); KNOWN.len()];
+    let mut k = 0;
+    while k < KNOWN.len() {
+        all[k] = class_of(k as u32);
+        k += 1;
+    }
+    all
+};
 
 /// WHATWG's void elements (H5): their start tag opens nothing.
 pub(super) fn is_void(name: &str) -> bool {
