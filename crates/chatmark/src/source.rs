@@ -57,6 +57,7 @@ impl Unit for u8 {
 
     /// Eight bytes at a time ([`scan::find_special`]).
     #[cfg(feature = "html")]
+    #[inline]
     fn find_special(hay: &[u8]) -> Option<usize> {
         scan::find_special(hay)
     }

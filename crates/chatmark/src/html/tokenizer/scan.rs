@@ -36,6 +36,7 @@ pub(super) fn name_byte(b: u8) -> bool {
 /// Index of the first `<`, `&` or `\r` in `hay`: the bytes the data state stops at. Eight
 /// bytes at a time (SWAR; chat text runs between tags are short, where a SIMD search's setup
 /// costs more than it saves).
+#[inline]
 pub(crate) fn find_special(hay: &[u8]) -> Option<usize> {
     let mut chunks = hay.chunks_exact(8);
     let mut off = 0;
