@@ -236,44 +236,41 @@ pub struct UnknownStyleCode(pub String);
 /// let codes: Vec<&str> = set.iter().map(|c| c.as_str()).collect();
 /// assert_eq!(codes, ["b", "c_15a85f"]);
 /// ```
-#[derive(Clone, Copy, Debug, Default, Eq)]
-pub struct StyleSet {
-    /// Bits 0..4: b i u s.
-    flags: u8,
-    /// 0 = none, else table index + 1 of the code, per family.
-    size: u8,
-    colour: u8,
-    list: u8,
-    indent: u8,
+// One integer: equality, emptiness and merging are a few word operations (SWAR) on the
+// parsers' hot paths, where five fields took a compare or a branch each.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct StyleSet(u64);
+
+/// A byte lane of [`StyleSet`]'s word per family: the flags' bits (`b i u s`) in the lowest,
+/// then per single-code family its code's table index plus one, 0 for none.
+const fn lane(family: Family) -> u32 {
+    match family {
+        Family::Flag => 0,
+        Family::Size => 8,
+        Family::Colour => 16,
+        Family::List => 24,
+        Family::Indent => 32,
+    }
+}
+
+/// The flags' lane.
+const FLAG_LANE: u64 = 0xff;
+/// The line codes' lanes (list and indent).
+const LINE_LANES: u64 = 0xffff << 24;
+/// `0x7f` and `0x80` in every byte.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+impl core::fmt::Debug for StyleSet {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_set().entries(self.iter().map(|c| c.as_str())).finish()
+    }
 }
 
 impl StyleSet {
-    /// The five bytes as one integer: equal exactly when the sets are.
-    const fn key(self) -> u64 {
-        u64::from_le_bytes([
-            self.flags,
-            self.size,
-            self.colour,
-            self.list,
-            self.indent,
-            0,
-            0,
-            0,
-        ])
-    }
-}
-
-/// One integer comparison: the derived one compiles to a `memcmp` call in the size-tuned
-/// wasm, on the run builder's hot path.
-impl PartialEq for StyleSet {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl core::hash::Hash for StyleSet {
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.key());
+    /// The value in `family`'s lane (for a single-code family: its code's index plus one).
+    const fn lane_value(self, family: Family) -> u8 {
+        (self.0 >> lane(family)) as u8
     }
 }
 
@@ -285,13 +282,7 @@ impl StyleSet {
     /// ```
     /// assert!(chatmark::StyleSet::EMPTY.is_empty());
     /// ```
-    pub const EMPTY: StyleSet = StyleSet {
-        flags: 0,
-        size: 0,
-        colour: 0,
-        list: 0,
-        indent: 0,
-    };
+    pub const EMPTY: StyleSet = StyleSet(0);
 
     /// A set holding one code.
     ///
@@ -315,17 +306,14 @@ impl StyleSet {
     /// assert!(!chatmark::StyleSet::of(chatmark::StyleCode::Italic).is_empty());
     /// ```
     pub const fn is_empty(&self) -> bool {
-        self.flags == 0 && self.size == 0 && self.colour == 0 && self.list == 0 && self.indent == 0
+        self.0 == 0
     }
 
     /// This set with the flags (`b i u s`) of `other` added: the markdown parser's inline
     /// codes, open tags' codes plus the delimiter pairs' flags, with no other family to
     /// merge.
     pub(crate) const fn with_flags_of(self, other: StyleSet) -> StyleSet {
-        StyleSet {
-            flags: self.flags | other.flags,
-            ..self
-        }
+        StyleSet(self.0 | (other.0 & FLAG_LANE))
     }
 
     /// The set as a bit mask: bit `k` for the `k`-th code of the table of spec 1.1
@@ -349,7 +337,11 @@ impl StyleSet {
                 1 << (v - 1)
             }
         }
-        self.flags as u32 | bit(self.size) | bit(self.colour) | bit(self.list) | bit(self.indent)
+        (self.0 & FLAG_LANE) as u32
+            | bit(self.lane_value(Family::Size))
+            | bit(self.lane_value(Family::Colour))
+            | bit(self.lane_value(Family::List))
+            | bit(self.lane_value(Family::Indent))
     }
 
     /// Adds `code`, replacing any other code of its family.
@@ -363,13 +355,12 @@ impl StyleSet {
     /// assert_eq!(s.get(chatmark::Family::Size), Some(StyleCode::VeryLarge));
     /// ```
     pub const fn insert(&mut self, code: StyleCode) {
-        let v = code.index() + 1;
         match code.family() {
-            Family::Flag => self.flags |= 1 << code.index(),
-            Family::Size => self.size = v,
-            Family::Colour => self.colour = v,
-            Family::List => self.list = v,
-            Family::Indent => self.indent = v,
+            Family::Flag => self.0 |= 1 << code.index(),
+            family => {
+                let at = lane(family);
+                self.0 = (self.0 & !(0xff << at)) | ((code.index() as u64 + 1) << at);
+            }
         }
     }
 
@@ -384,27 +375,11 @@ impl StyleSet {
     /// assert!(s.is_empty());
     /// ```
     pub const fn remove(&mut self, code: StyleCode) {
-        let v = code.index() + 1;
         match code.family() {
-            Family::Flag => self.flags &= !(1 << code.index()),
-            Family::Size => {
-                if self.size == v {
-                    self.size = 0
-                }
-            }
-            Family::Colour => {
-                if self.colour == v {
-                    self.colour = 0
-                }
-            }
-            Family::List => {
-                if self.list == v {
-                    self.list = 0
-                }
-            }
-            Family::Indent => {
-                if self.indent == v {
-                    self.indent = 0
+            Family::Flag => self.0 &= !(1 << code.index()),
+            family => {
+                if self.lane_value(family) == code.index() + 1 {
+                    self.0 &= !(0xff << lane(family));
                 }
             }
         }
@@ -419,13 +394,9 @@ impl StyleSet {
     /// assert!(!StyleSet::of(StyleCode::Red).contains(StyleCode::Green));
     /// ```
     pub const fn contains(&self, code: StyleCode) -> bool {
-        let v = code.index() + 1;
         match code.family() {
-            Family::Flag => self.flags & (1 << code.index()) != 0,
-            Family::Size => self.size == v,
-            Family::Colour => self.colour == v,
-            Family::List => self.list == v,
-            Family::Indent => self.indent == v,
+            Family::Flag => self.0 & (1 << code.index()) != 0,
+            family => self.lane_value(family) == code.index() + 1,
         }
     }
 
@@ -441,10 +412,7 @@ impl StyleSet {
     pub fn get(&self, family: Family) -> Option<StyleCode> {
         let v = match family {
             Family::Flag => 0,
-            Family::Size => self.size,
-            Family::Colour => self.colour,
-            Family::List => self.list,
-            Family::Indent => self.indent,
+            family => self.lane_value(family),
         };
         StyleCode::ALL.get(usize::from(v).checked_sub(1)?).copied()
     }
@@ -460,29 +428,12 @@ impl StyleSet {
     /// ```
     #[must_use]
     pub const fn with(self, other: StyleSet) -> StyleSet {
-        StyleSet {
-            flags: self.flags | other.flags,
-            size: if other.size != 0 {
-                other.size
-            } else {
-                self.size
-            },
-            colour: if other.colour != 0 {
-                other.colour
-            } else {
-                self.colour
-            },
-            list: if other.list != 0 {
-                other.list
-            } else {
-                self.list
-            },
-            indent: if other.indent != 0 {
-                other.indent
-            } else {
-                self.indent
-            },
-        }
+        let o = other.0;
+        // 0xff in each lane of `other` that holds a code (no carry crosses a byte: each
+        // lane's low seven bits plus 0x7f stay below 0x100), the flags' lane left out
+        let held = ((((o & LOW7) + LOW7) | o) & HIGH) >> 7;
+        let take = held.wrapping_mul(0xff) & !FLAG_LANE;
+        StyleSet((self.0 & !take) | (o & take) | ((self.0 | o) & FLAG_LANE))
     }
 
     /// The set without its line codes (`lst_*`, `ind_*`): what a line break may carry (1.3).
@@ -496,11 +447,7 @@ impl StyleSet {
     /// ```
     #[must_use]
     pub const fn without_line_codes(self) -> StyleSet {
-        StyleSet {
-            list: 0,
-            indent: 0,
-            ..self
-        }
+        StyleSet(self.0 & !LINE_LANES)
     }
 
     /// The codes in canonical order (C4).
@@ -513,7 +460,7 @@ impl StyleSet {
     /// assert_eq!(s.iter().collect::<Vec<_>>(), [StyleCode::Italic, StyleCode::Indent1]);
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = StyleCode> + '_ {
-        let flags = self.flags;
+        let flags = self.0 & FLAG_LANE;
         let flag_codes = [
             StyleCode::Bold,
             StyleCode::Italic,
@@ -628,6 +575,47 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The word operations of [`StyleSet`] against their definitions family by family, over
+    /// sets of one or no code per family and flag subsets (1.3: within a family the later
+    /// code wins; line codes are `lst_*` and `ind_*`).
+    #[test]
+    fn merging_and_dropping_codes_follow_the_families() {
+        let families = [Family::Size, Family::Colour, Family::List, Family::Indent];
+        let mut rng = crate::rng::Rng(0x5DEE_CE66_D1CE_4E5B);
+        let random_set = |rng: &mut crate::rng::Rng| {
+            let mut set = StyleSet::EMPTY;
+            for c in StyleCode::ALL {
+                if rng.below(4) == 0 {
+                    set.insert(c);
+                }
+            }
+            set
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (random_set(&mut rng), random_set(&mut rng));
+            let merged = a.with(b);
+            let flags_only = a.with_flags_of(b);
+            for f in StyleCode::FLAGS {
+                let either = a.contains(f) || b.contains(f);
+                assert_eq!(merged.contains(f), either, "{a:?} with {b:?}");
+                assert_eq!(flags_only.contains(f), either, "{a:?} flags of {b:?}");
+            }
+            for family in families {
+                assert_eq!(merged.get(family), b.get(family).or(a.get(family)));
+                assert_eq!(flags_only.get(family), a.get(family));
+                let line = matches!(family, Family::List | Family::Indent);
+                let kept = a.without_line_codes().get(family);
+                assert_eq!(kept, if line { None } else { a.get(family) });
+            }
+            assert_eq!(merged.is_empty(), merged.iter().next().is_none());
+            // removing every code of `b` leaves exactly the codes of `a` not in `b`
+            let mut rest = a;
+            b.iter().for_each(|c| rest.remove(c));
+            let want: Vec<_> = a.iter().filter(|&c| !b.contains(c)).collect();
+            assert_eq!(rest.iter().collect::<Vec<_>>(), want, "{a:?} minus {b:?}");
         }
     }
 
