@@ -81,7 +81,11 @@ impl Out {
             .bytes()
             .any(|b| b == b'\r' || (has_line && b == b'\n'));
         if self.cr.is_none() && !breaks {
-            self.b.push_str_units(s, s.len(), style);
+            match s.as_bytes() {
+                // mostly one space: a byte pushed, not a copy call
+                &[b] => self.b.push_char(char::from(b), style),
+                _ => self.b.push_str_units(s, s.len(), style),
+            }
             return;
         }
         self.push_lines(Source::Utf8(s), 0, s.len(), style);
