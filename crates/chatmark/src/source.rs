@@ -124,6 +124,7 @@ impl<'a> TypedSource<'a> for &'a str {
     }
 
     #[cfg(feature = "html")]
+    #[inline]
     fn push_text(self, a: usize, b: usize, out: &mut String) {
         out.push_str(self.get(a..b).unwrap_or_default());
     }
@@ -139,6 +140,7 @@ impl<'a> TypedSource<'a> for &'a str {
     }
 
     #[cfg(feature = "html")]
+    #[inline]
     fn ascii_name<'s>(self, a: usize, b: usize, _buf: &'s mut String) -> &'s str
     where
         'a: 's,
