@@ -392,7 +392,11 @@ impl<'a, 's> Semantics<'a, 's> {
         let start = sat32(self.s.pending_text.len());
         let text = &mut self.s.pending_text;
         match src {
-            Source::Utf8(t) => text.push_str(t.get(a..b).unwrap_or_default()),
+            // mostly one space: a byte pushed, not a copy call
+            Source::Utf8(t) => match t.as_bytes().get(a..b).unwrap_or_default() {
+                &[c] => text.push(char::from(c)),
+                _ => text.push_str(t.get(a..b).unwrap_or_default()),
+            },
             // H6 whitespace is ASCII
             Source::Utf16(u) => text.extend(
                 u.get(a..b)
