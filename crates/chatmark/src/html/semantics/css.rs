@@ -206,7 +206,12 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
 pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
     let v = trim(v);
     let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix('#') {
-        let digit = |b: u8| char::from(b).to_digit(16);
+        let digit = |b: u8| match b {
+            b'0'..=b'9' => Some(u32::from(b - b'0')),
+            b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
+            b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
+            _ => None,
+        };
         let mut rgb = [0u8; 3];
         let [a, b, c, d, e, f] = *<&[u8; 6]>::try_from(hex.as_bytes()).ok()?;
         for (out, (hi, lo)) in rgb.iter_mut().zip([(a, b), (c, d), (e, f)]) {
