@@ -263,7 +263,9 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 
 impl core::fmt::Debug for StyleSet {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_set().entries(self.iter().map(|c| c.as_str())).finish()
+        f.debug_set()
+            .entries(self.iter().map(|c| c.as_str()))
+            .finish()
     }
 }
 

@@ -242,7 +242,10 @@ static CLASSES: [(Role, Effect); KNOWN.len()] = {
             2 | 3 => (Role::Inline, with(e, StyleCode::Italic)),
             4 | 5 => (Role::Inline, with(e, StyleCode::Underline)),
             6..=8 => (Role::Inline, with(e, StyleCode::Strike)),
-            9..=12 => (Role::Block, with(with(e, StyleCode::Bold), StyleCode::Large)),
+            9..=12 => (
+                Role::Block,
+                with(with(e, StyleCode::Bold), StyleCode::Large),
+            ),
             13 | 14 => (Role::Block, with(e, StyleCode::Bold)),
             15 => (Role::Inline, with(e, StyleCode::Small)),
             16 => (Role::List(StyleCode::Bullet), e),
@@ -253,9 +256,10 @@ static CLASSES: [(Role, Effect); KNOWN.len()] = {
             21..=29 => (Role::Block, e),
             30 => (Role::Break, e),
             31 | 32 => (Role::Plain, e),
-            _ if id >= TAG_BASE && ((id - TAG_BASE) as usize) < Tag::COUNT => {
-                (Role::Inline, with(e, Tag::ALL[(id - TAG_BASE) as usize].code()))
-            }
+            _ if id >= TAG_BASE && ((id - TAG_BASE) as usize) < Tag::COUNT => (
+                Role::Inline,
+                with(e, Tag::ALL[(id - TAG_BASE) as usize].code()),
+            ),
             _ => (Role::Unsupported, e),
         }
     }

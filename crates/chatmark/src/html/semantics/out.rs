@@ -77,9 +77,7 @@ impl Out {
     /// [`Out::push`] would, without its scan: a unit per byte, and line breaks looked for
     /// byte by byte in what is mostly one or two spaces.
     pub(super) fn push_space(&mut self, s: &str, style: StyleSet, has_line: bool) {
-        let breaks = s
-            .bytes()
-            .any(|b| b == b'\r' || (has_line && b == b'\n'));
+        let breaks = s.bytes().any(|b| b == b'\r' || (has_line && b == b'\n'));
         if self.cr.is_none() && !breaks {
             match s.as_bytes() {
                 // mostly one space: a byte pushed, not a copy call
