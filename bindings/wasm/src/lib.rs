@@ -568,6 +568,12 @@ mod tests {
             (layout::REQ_MAX_TEXT_STYLES, limits.1),
             (layout::REQ_DIAGNOSTICS, u32::from(diagnostics)),
         ];
+        // The head is one static shared by the test threads (one thread in the wasm):
+        // hold the lock from the first word written to the end of the resolve.
+        static HEAD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _held = HEAD_LOCK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for (k, v) in words {
             set_head(k, v);
         }
