@@ -1,29 +1,25 @@
 //! H4 inline CSS: the `style` declarations an element's effect takes (`font-weight`,
 //! `font-style`, `text-decoration`, `font-size`, `color`) and the colour rule shared with
-//! `color` on `font`. Sizes and colours come from the vocabulary's tables.
+//! `color` on `font`. Sizes and colours come from the vocabulary's tables. Everything that
+//! matters is ASCII, so declarations are read as bytes (no char-boundary checks).
 
 use super::elements::Effect;
 use crate::vocab::{PALETTE, SIZES};
 use crate::StyleCode;
 
 /// CSS whitespace.
-const fn is_css_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}')
+const fn is_css_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-/// `s` without CSS whitespace at either end (all ASCII, so found on bytes).
-fn trim(s: &str) -> &str {
-    let b = s.as_bytes();
-    let space = |c: &u8| is_css_space(char::from(*c));
-    let start = b.iter().position(|c| !space(c)).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !space(c)).map_or(start, |k| k + 1);
-    s.get(start..end).unwrap_or("")
-}
-
-/// Splits `s` at the first `byte` (ASCII, so both sides are on char boundaries).
-fn split_at_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
-    let k = s.as_bytes().iter().position(|&b| b == byte)?;
-    Some((s.get(..k)?, s.get(k + 1..)?))
+/// `s` without CSS whitespace at either end.
+fn trim(s: &[u8]) -> &[u8] {
+    let start = s.iter().position(|&c| !is_css_space(c)).unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|&c| !is_css_space(c))
+        .map_or(start, |k| k + 1);
+    s.get(start..end).unwrap_or_default()
 }
 
 /// Removes `/* … */` comments (an unterminated one runs to the end), as H4 says: first.
@@ -49,33 +45,55 @@ fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Applies a `style` attribute's declarations in order onto `effect` (H4).
+/// Applies a `style` attribute's declarations in order onto `effect` (H4): comments go
+/// first, then each `;`-separated `property: value` is read at its first `:`. A style with
+/// no `/` has no comment, the common case, read in place: one pass over its bytes finds the
+/// separators and the first `/` (which sends it to the stripping first).
 pub(super) fn apply_style(style: &str, effect: &mut Effect) {
-    let style = strip_comments(style);
-    let mut rest = Some(&*style);
-    while let Some(now) = rest {
-        let decl = match split_at_byte(now, b';') {
-            Some((decl, after)) => {
-                rest = Some(after);
-                decl
+    if !declarations(style.as_bytes(), true, effect) {
+        declarations(strip_comments(style).as_bytes(), false, effect);
+    }
+}
+
+/// Applies the declarations of `style`; with `slash`, only up to its first `/` and false
+/// when there is one. The caller then applies them all again, comments stripped: each
+/// declaration sets or clears its slot, so the ones before the `/` (which the stripping
+/// leaves as they are) applied twice in order give the same effect.
+fn declarations(b: &[u8], slash: bool, effect: &mut Effect) -> bool {
+    let mut start = 0;
+    while start <= b.len() {
+        let mut colon = None;
+        let mut end = start;
+        while let Some(&c) = b.get(end) {
+            match c {
+                b';' => break,
+                b':' if colon.is_none() => colon = Some(end),
+                b'/' if slash => return false,
+                _ => {}
             }
-            None => {
-                rest = None;
-                now
-            }
-        };
-        let Some((prop, value)) = split_at_byte(decl, b':') else {
-            continue;
-        };
-        let prop = trim(prop);
-        let value = trim(value);
-        // The property, matched by length first (no comparison with the other names).
-        let is = |p: &str| prop.len() == p.len() && prop.eq_ignore_ascii_case(p);
-        if is("color") {
-            if let Some(c) = parse_colour(value) {
+            end += 1;
+        }
+        if let Some((prop, value)) =
+            colon.and_then(|k| Some((b.get(start..k)?, b.get(k + 1..end)?)))
+        {
+            declaration(trim(prop), trim(value), effect);
+        }
+        start = end + 1;
+    }
+    true
+}
+
+/// One declaration, its property and value trimmed; unknown properties are ignored. The
+/// property is matched by length first (no comparison with the other names).
+fn declaration(prop: &[u8], value: &[u8], effect: &mut Effect) {
+    let is = |p: &str| prop.eq_ignore_ascii_case(p.as_bytes());
+    match prop.len() {
+        5 if is("color") => {
+            if let Some(c) = colour(value) {
                 effect.set(c);
             }
-        } else if is("font-weight") {
+        }
+        11 if is("font-weight") => {
             if let Some(bold) = parse_weight(value) {
                 if bold {
                     effect.set(StyleCode::Bold);
@@ -83,31 +101,35 @@ pub(super) fn apply_style(style: &str, effect: &mut Effect) {
                     effect.clear(StyleCode::Bold);
                 }
             }
-        } else if is("font-style") {
-            if ["italic", "oblique"]
+        }
+        10 if is("font-style") => {
+            if [&b"italic"[..], b"oblique"]
                 .iter()
                 .any(|k| value.eq_ignore_ascii_case(k))
             {
                 effect.set(StyleCode::Italic);
-            } else if value.eq_ignore_ascii_case("normal") {
+            } else if value.eq_ignore_ascii_case(b"normal") {
                 effect.clear(StyleCode::Italic);
             }
-        } else if is("text-decoration") || is("text-decoration-line") {
-            for word in value.split(is_css_space).filter(|w| !w.is_empty()) {
-                if word.eq_ignore_ascii_case("underline") {
+        }
+        15 | 20 if is("text-decoration") || is("text-decoration-line") => {
+            for word in value.split(|&c| is_css_space(c)).filter(|w| !w.is_empty()) {
+                if word.eq_ignore_ascii_case(b"underline") {
                     effect.set(StyleCode::Underline);
-                } else if word.eq_ignore_ascii_case("line-through") {
+                } else if word.eq_ignore_ascii_case(b"line-through") {
                     effect.set(StyleCode::Strike);
-                } else if word.eq_ignore_ascii_case("none") {
+                } else if word.eq_ignore_ascii_case(b"none") {
                     effect.clear(StyleCode::Underline);
                     effect.clear(StyleCode::Strike);
                 }
             }
-        } else if is("font-size") {
+        }
+        9 if is("font-size") => {
             if let Some(c) = parse_font_size(value) {
                 effect.set(c);
             }
         }
+        _ => {}
     }
 }
 
@@ -118,28 +140,28 @@ const SCALE: u64 = 1_000_000_000;
 /// any threshold, and 8 × 10^15 at most once scaled for a comparison: `u64`, so no 128-bit
 /// division in the wasm). Truncating past nine decimals keeps every comparison with the
 /// thresholds used here exact, as those have at most three decimals.
-fn parse_decimal(s: &str) -> Option<u64> {
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
+fn parse_decimal(s: &[u8]) -> Option<u64> {
+    let (int, frac) = match s.iter().position(|&c| c == b'.') {
+        Some(k) => (s.get(..k)?, Some(s.get(k + 1..)?)),
         None => (s, None),
     };
     if int.is_empty() && frac.is_none() {
         return None;
     }
-    if !int.bytes().all(|b| b.is_ascii_digit()) {
+    if !int.iter().all(u8::is_ascii_digit) {
         return None;
     }
     let mut value: u64 = 0;
-    for b in int.bytes() {
+    for &b in int {
         value = (value * 10 + u64::from(b - b'0')).min(1_000_000);
     }
     value *= SCALE;
     if let Some(frac) = frac {
-        if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        if frac.is_empty() || !frac.iter().all(u8::is_ascii_digit) {
             return None;
         }
         let mut unit = SCALE;
-        for b in frac.bytes().take(9) {
+        for &b in frac.iter().take(9) {
             unit /= 10;
             value += u64::from(b - b'0') * unit;
         }
@@ -148,8 +170,8 @@ fn parse_decimal(s: &str) -> Option<u64> {
 }
 
 /// `font-weight`: `Some(true)` adds `b`, `Some(false)` removes it, `None` is ignored.
-fn parse_weight(v: &str) -> Option<bool> {
-    let kw = |k: &str| v.eq_ignore_ascii_case(k);
+fn parse_weight(v: &[u8]) -> Option<bool> {
+    let kw = |k: &str| v.eq_ignore_ascii_case(k.as_bytes());
     if kw("bold") || kw("bolder") {
         Some(true)
     } else if kw("normal") || kw("lighter") {
@@ -160,7 +182,7 @@ fn parse_weight(v: &str) -> Option<bool> {
 }
 
 /// `font-size`: px or pt to the nearest size of [`SIZES`] (ties to the larger), or a keyword.
-fn parse_font_size(v: &str) -> Option<StyleCode> {
+fn parse_font_size(v: &[u8]) -> Option<StyleCode> {
     const KEYWORDS: [(&str, StyleCode); 9] = [
         ("x-small", StyleCode::Small),
         ("small", StyleCode::Small),
@@ -175,7 +197,10 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
     if v.is_empty() {
         return None;
     }
-    if let Some(&(_, c)) = KEYWORDS.iter().find(|(k, _)| v.eq_ignore_ascii_case(k)) {
+    if let Some(&(_, c)) = KEYWORDS
+        .iter()
+        .find(|(k, _)| v.eq_ignore_ascii_case(k.as_bytes()))
+    {
         return Some(c);
     }
     let split = v.len().checked_sub(2)?;
@@ -183,9 +208,9 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
     let n = parse_decimal(num)?;
     // Compare m·n px with the midpoints (a + b) / 2 of neighbouring sizes, all scaled by the
     // same factor: px: 2n against a + b; pt (n·4/3 px): 8n against 3(a + b).
-    let (m, k) = if unit.eq_ignore_ascii_case("px") {
+    let (m, k) = if unit.eq_ignore_ascii_case(b"px") {
         (2, 1)
-    } else if unit.eq_ignore_ascii_case("pt") {
+    } else if unit.eq_ignore_ascii_case(b"pt") {
         (8, 3)
     } else {
         return None;
@@ -204,8 +229,13 @@ fn parse_font_size(v: &str) -> Option<StyleCode> {
 
 /// The colour rule of H4: the palette only, as `#rrggbb`, `rgb(r, g, b)` or a name.
 pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
+    colour(v.as_bytes())
+}
+
+/// [`parse_colour`] of bytes.
+fn colour(v: &[u8]) -> Option<StyleCode> {
     let v = trim(v);
-    let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix('#') {
+    let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix(b"#") {
         let digit = |b: u8| match b {
             b'0'..=b'9' => Some(u32::from(b - b'0')),
             b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
@@ -213,24 +243,21 @@ pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
             _ => None,
         };
         let mut rgb = [0u8; 3];
-        let [a, b, c, d, e, f] = *<&[u8; 6]>::try_from(hex.as_bytes()).ok()?;
+        let [a, b, c, d, e, f] = *<&[u8; 6]>::try_from(hex).ok()?;
         for (out, (hi, lo)) in rgb.iter_mut().zip([(a, b), (c, d), (e, f)]) {
             *out = u8::try_from(digit(hi)? * 16 + digit(lo)?).ok()?;
         }
         rgb
-    } else if v.len() > 4 && v.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("rgb(")) {
-        let inner = v.get(4..)?.strip_suffix(')')?;
+    } else if v.len() > 4 && v.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"rgb(")) {
+        let inner = v.get(4..)?.strip_suffix(b")")?;
         let mut rgb = [0u8; 3];
         let mut count = 0;
-        for part in inner.split(',').map(|p| p.trim_matches(is_css_space)) {
-            if part.is_empty() || part.len() > 8 || !part.bytes().all(|b| b.is_ascii_digit()) {
+        for part in inner.split(|&c| c == b',').map(trim) {
+            if part.is_empty() || part.len() > 8 || !part.iter().all(u8::is_ascii_digit) {
                 return None;
             }
-            let n = part
-                .parse::<u32>()
-                .ok()
-                .and_then(|n| u8::try_from(n).ok())?;
-            *rgb.get_mut(count)? = n;
+            let n = part.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+            *rgb.get_mut(count)? = u8::try_from(n).ok()?;
             count += 1;
         }
         if count != 3 {
@@ -240,7 +267,10 @@ pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
     } else {
         return PALETTE
             .iter()
-            .find(|c| c.tag.is_some_and(|t| v.eq_ignore_ascii_case(t.name())))
+            .find(|c| {
+                c.tag
+                    .is_some_and(|t| v.eq_ignore_ascii_case(t.name().as_bytes()))
+            })
             .map(|c| c.code);
     };
     PALETTE.iter().find(|c| c.rgb == rgb).map(|c| c.code)
