@@ -1,7 +1,9 @@
 //! The line-start constructs of markdown mode, read from one raw line (its units before
 //! the line break; a `\r` right before `\n` is part of the break): fence lines (F1, F2),
 //! blank lines (2.3) and the prefix of a paragraph line with its line codes (P1–P4). The
-//! scan ([`super::scan`]) calls them only for a line whose first unit can begin one.
+//! scan ([`super::scan`]) calls them only for a line whose first unit can begin one; it
+//! tells blank and fence candidates ([`start`]) and reads a prefix ([`prefix`]) from the
+//! line's start without first finding the line's end.
 
 use crate::source::Unit;
 use crate::{StyleCode, StyleSet};
@@ -12,8 +14,14 @@ fn count<U: Unit>(raw: &[U], k: usize, b: u8) -> usize {
         .map_or(0, |s| s.iter().take_while(|c| c.byte() == b).count())
 }
 
+/// The byte at `k`, or `None` at the line's end: the end of `raw`, or its line break when
+/// `raw` runs on past it (`\n`, or `\r` right before `\n`).
 fn at<U: Unit>(raw: &[U], k: usize) -> Option<u8> {
-    raw.get(k).map(|c| c.byte())
+    match raw.get(k)?.byte() {
+        b'\n' => None,
+        b'\r' if raw.get(k + 1).is_some_and(|c| c.byte() == b'\n') => None,
+        b => Some(b),
+    }
 }
 
 /// F1: optional spaces, three or more backticks, an info string with no backtick. Returns
@@ -37,7 +45,30 @@ pub(super) fn is_blank<U: Unit>(raw: &[U]) -> bool {
     count(raw, 0, b' ') == raw.len()
 }
 
+/// What a line may be, by its first unit after its leading spaces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Start {
+    /// Spaces up to the line break or the end: blank (2.3).
+    Blank,
+    /// A backtick: maybe a fence (F1).
+    Backtick,
+    /// Neither: a paragraph line, which may have a prefix (P1–P3).
+    Other,
+}
+
+/// [`Start`] of the line beginning at `line`'s first unit, `line` running on to the input's
+/// end: a look at its first units, before its end is known.
+pub(super) fn start<U: Unit>(line: &[U]) -> Start {
+    match at(line, count(line, 0, b' ')) {
+        None => Start::Blank,
+        Some(b'`') => Start::Backtick,
+        Some(_) => Start::Other,
+    }
+}
+
 /// Reads the prefix of a non-blank line: returns the units it takes and its line codes.
+/// `raw` is the raw line or the input from the line's start on: the prefix ends at the
+/// line break either way, so the scan need not find the line's end first.
 pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
     let mut i = 0;
     let mut level = 0usize;
@@ -115,6 +146,14 @@ mod tests {
         let (n, c) = prefix(s.as_bytes());
         let units: Vec<u16> = s.encode_utf16().collect();
         assert_eq!(prefix(&units[..]), (n, c), "UTF-16 reads {s:?} alike");
+        // the scan passes the input from the line's start on: what follows the line break
+        // changes nothing
+        for next in ["\n", "\r\n", "\n> - # 1. x", "\r\n  > y"] {
+            let on = format!("{s}{next}");
+            assert_eq!(prefix(on.as_bytes()), (n, c), "{on:?}");
+            let units: Vec<u16> = on.encode_utf16().collect();
+            assert_eq!(prefix(&units[..]), (n, c), "UTF-16 {on:?}");
+        }
         (n, c.iter().map(StyleCode::as_str).collect())
     }
 
@@ -143,6 +182,33 @@ mod tests {
         assert_eq!(pre(" > - x"), (5, vec!["lst_1", "ind_1"]));
         assert_eq!(pre("\\- x"), (0, vec![]));
         assert_eq!(pre("-\tx"), (0, vec![]));
+    }
+
+    #[test]
+    fn a_line_start_is_told_before_the_line_end_is_known() {
+        for (line, want) in [
+            ("", Start::Blank),
+            ("   ", Start::Blank),
+            ("  \n- x", Start::Blank),
+            (" \r\nx", Start::Blank),
+            // a `\r` not before `\n` is the line's content (1.3)
+            (" \r", Start::Other),
+            (" \rx\n", Start::Other),
+            ("  ```rust\n", Start::Backtick),
+            ("`x", Start::Backtick),
+            ("- x", Start::Other),
+            ("> ", Start::Other),
+        ] {
+            assert!(start(line.as_bytes()) == want, "{line:?}");
+            let units: Vec<u16> = line.encode_utf16().collect();
+            assert!(start(&units[..]) == want, "UTF-16 {line:?}");
+            let raw = line.split('\n').next().unwrap_or_default();
+            let raw = raw
+                .strip_suffix('\r')
+                .filter(|_| line.contains("\r\n"))
+                .unwrap_or(raw);
+            assert_eq!(want == Start::Blank, is_blank(raw.as_bytes()), "{line:?}");
+        }
     }
 
     #[test]

@@ -61,29 +61,37 @@ impl Scan<'_> {
             }
             let mut codes = StyleSet::EMPTY;
             let mut skip = 0;
-            if s.get(i).is_some_and(|c| line_start_special(c.byte())) {
-                let (end, next) = line_end(s, i);
-                let raw = s.get(i..end).unwrap_or_default();
-                let opens = lines::opens_fence(raw);
-                if opens.is_some() || lines::is_blank(raw) {
-                    // the paragraph ends: delimiters pair only within one (I6)
-                    if in_paragraph {
-                        matcher.reset();
-                        ticks.reset();
-                        in_paragraph = false;
-                        code_until = None;
+            let rest = s.get(i..).unwrap_or_default();
+            if rest.first().is_some_and(|c| line_start_special(c.byte())) {
+                // the line's end is looked for only when the line may be blank or a fence;
+                // a prefix ends before the line break by itself
+                let start = lines::start(rest);
+                if start == lines::Start::Other {
+                    (skip, codes) = lines::prefix(rest);
+                } else {
+                    let (end, next) = line_end(s, i);
+                    let raw = s.get(i..end).unwrap_or_default();
+                    let opens = lines::opens_fence(raw);
+                    if opens.is_some() || start == lines::Start::Blank {
+                        // the paragraph ends: delimiters pair only within one (I6)
+                        if in_paragraph {
+                            matcher.reset();
+                            ticks.reset();
+                            in_paragraph = false;
+                            code_until = None;
+                        }
+                        if let Some(k) = opens {
+                            fence = Some(k);
+                            // F3: tags pair only within a region
+                            close_region(marks, heads);
+                        } else if end > i {
+                            marks.push_remove(i, end - i);
+                        }
+                        i = next;
+                        continue;
                     }
-                    if let Some(k) = opens {
-                        fence = Some(k);
-                        // F3: tags pair only within a region
-                        close_region(marks, heads);
-                    } else if end > i {
-                        marks.push_remove(i, end - i);
-                    }
-                    i = next;
-                    continue;
+                    (skip, codes) = lines::prefix(raw);
                 }
-                (skip, codes) = lines::prefix(raw);
             }
             in_paragraph = true;
             let has_codes = !codes.is_empty();
