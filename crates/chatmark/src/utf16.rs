@@ -20,7 +20,13 @@ use crate::{Diagnostic, DiagnosticCode};
 /// assert_eq!(chatmark::utf16_len("chào"), 4);
 /// ```
 pub fn utf16_len(s: &str) -> usize {
-    let b = s.as_bytes();
+    utf16_len_of_bytes(s.as_bytes())
+}
+
+/// [`utf16_len`] of UTF-8 bytes (for a writer that knows its own text is whole characters:
+/// no char-boundary check to make a `str` of it).
+#[inline]
+pub(crate) fn utf16_len_of_bytes(b: &[u8]) -> usize {
     if b.len() < 64 {
         return short_units(b);
     }
