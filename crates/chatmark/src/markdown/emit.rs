@@ -211,18 +211,23 @@ impl<O: Output> Emit<'_, O> {
                             self.flush(&mut st, at);
                             st.kept = at + len;
                             let code = tag.code();
-                            if closing {
-                                self.marks.end_tag(p);
-                            }
-                            let marks = &*self.marks;
                             if let Some(stack) = self.slots.get_mut(code.slot()) {
                                 let before = stack.last().map(|&(_, c)| c);
                                 if !closing {
                                     stack.push((me, code));
-                                } else {
+                                } else if stack.last().is_some_and(|&(o, _)| o == p) {
+                                    // the common case, the innermost open tag of its slot
+                                    // closes: popped without a mark, then any opener below
+                                    // it that closed earlier (tags need not nest, I3)
+                                    stack.pop();
+                                    let marks = &*self.marks;
                                     while stack.last().is_some_and(|&(o, _)| marks.ended(o)) {
                                         stack.pop();
                                     }
+                                } else {
+                                    // an inner tag is still open: the opener is marked
+                                    // closed, and leaves its stack when it reaches the top
+                                    self.marks.end_tag(p);
                                 }
                                 // the slot's innermost open tag is the one whose code shows
                                 let after = stack.last().map(|&(_, c)| c);
