@@ -196,6 +196,7 @@ impl Matcher {
         }
     }
 
+    #[inline]
     fn truncate(&mut self, len: usize) {
         self.stack.truncate(len);
         if len < self.high {

@@ -252,6 +252,7 @@ impl Marks {
 
     /// Adds one to the opens of delimiter run `k`, by two delimiters or by one (the
     /// matcher, I4).
+    #[inline]
     pub(super) fn add_open(&mut self, k: u32, two: bool) {
         let Some(m) = self.list.get_mut(k as usize) else {
             return;
@@ -262,7 +263,15 @@ impl Marks {
             m.info += 1 << shift;
             return;
         }
-        let m = *m;
+        self.add_open_wide(k, two);
+    }
+
+    /// [`Marks::add_open`] past the packed count's width, or into the side table.
+    #[inline(never)]
+    fn add_open_wide(&mut self, k: u32, two: bool) {
+        let Some(&m) = self.list.get(k as usize) else {
+            return;
+        };
         let mut e = if m.info & FLAG != 0 {
             self.wide
                 .get((m.info & PAYLOAD) as usize)

@@ -209,6 +209,9 @@ fn pair_tag(
 
 /// Ends a region (F3): its unpaired openers stay unpaired.
 fn close_region(marks: &mut Marks, heads: &mut Heads) {
+    if *heads == NO_HEADS {
+        return;
+    }
     for head in heads.iter_mut() {
         let mut k = core::mem::replace(head, NONE);
         while k != NONE {
