@@ -28,7 +28,7 @@ const ESCAPE: u32 = 2 << 29;
 const REMOVE: u32 = 3 << 29;
 const LINE: u32 = 4 << 29;
 /// A delimiter run whose counts live in the side table (at the payload's index); a paired
-/// opening tag that the output walk has seen closed.
+/// opening tag that the output walk saw closed while an inner tag of its slot was open.
 const FLAG: u32 = 1 << 28;
 const PAYLOAD: u32 = FLAG - 1;
 /// No mark (a tag with no partner, the end of a list of openers).
@@ -40,7 +40,7 @@ pub(super) enum MarkKind {
     /// A `*`, `_` or `~~` run of `len` units and the pairs it takes part in (I4, I5).
     Delim { len: usize, events: Events },
     /// An I3 tag of `len` units, opening or `closing`: the index of its partner, if
-    /// paired (whether a paired opener has been closed already is [`Marks::ended`]).
+    /// paired (whether the walk marked a paired opener closed is [`Marks::ended`]).
     Tag {
         len: usize,
         tag: Tag,
@@ -186,7 +186,8 @@ impl Marks {
         self.pairs += 1;
     }
 
-    /// Marks the paired opening tag `k` as closed (output walk).
+    /// Marks the paired opening tag `k` as closed (output walk: while an inner tag of its
+    /// slot is open, so that it leaves the slot's stack when it reaches the top).
     pub(super) fn end_tag(&mut self, k: u32) {
         if let Some(m) = self.list.get_mut(k as usize) {
             m.info |= FLAG;
@@ -228,7 +229,7 @@ impl Marks {
         Some((m.at as usize, kind))
     }
 
-    /// Whether mark `k` is an opening tag the output walk has seen closed.
+    /// Whether mark `k` is an opening tag the output walk marked closed ([`Marks::end_tag`]).
     pub(super) fn ended(&self, k: u32) -> bool {
         self.list
             .get(k as usize)
