@@ -66,12 +66,9 @@ impl Scan<'_> {
                 // the line's end is looked for only when the line may be blank or a fence;
                 // a prefix ends before the line break by itself
                 let start = lines::start(rest);
-                if start == lines::Start::Other {
-                    (skip, codes) = lines::prefix(rest);
-                } else {
+                if start != lines::Start::Other {
                     let (end, next) = line_end(s, i);
-                    let raw = s.get(i..end).unwrap_or_default();
-                    let opens = lines::opens_fence(raw);
+                    let opens = lines::opens_fence(s.get(i..end).unwrap_or_default());
                     if opens.is_some() || start == lines::Start::Blank {
                         // the paragraph ends: delimiters pair only within one (I6)
                         if in_paragraph {
@@ -90,8 +87,8 @@ impl Scan<'_> {
                         i = next;
                         continue;
                     }
-                    (skip, codes) = lines::prefix(raw);
                 }
+                (skip, codes) = lines::prefix(rest);
             }
             in_paragraph = true;
             let has_codes = !codes.is_empty();
