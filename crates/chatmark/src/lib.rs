@@ -33,6 +33,8 @@ mod render;
 mod resolve;
 mod sort;
 mod source;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
 mod style;
 mod swar;
 mod utf16;

@@ -34,6 +34,12 @@ pub(crate) trait Unit: Copy {
     /// Index of the first `<`, `&` or `\r` in `hay`: the units HTML's data state stops at.
     #[cfg(feature = "html")]
     fn find_special(hay: &[Self]) -> Option<usize>;
+
+    /// Sixteen units as sixteen bytes in one SSE2 register, for searches that compare them
+    /// with ASCII bytes: a byte as itself, a UTF-16 unit as [`Unit::byte`] (or 0 from
+    /// U+8000 on, which is no more ASCII than 0xFF is).
+    #[cfg(target_arch = "x86_64")]
+    fn vector(chunk: &[Self; 16]) -> crate::sse2::m128i;
 }
 
 impl Unit for u8 {
@@ -61,6 +67,12 @@ impl Unit for u8 {
     fn find_special(hay: &[u8]) -> Option<usize> {
         scan::find_special(hay)
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn vector(chunk: &[u8; 16]) -> crate::sse2::m128i {
+        crate::sse2::load(chunk)
+    }
 }
 
 impl Unit for u16 {
@@ -77,6 +89,12 @@ impl Unit for u16 {
     #[cfg(feature = "html")]
     fn find_special(hay: &[u16]) -> Option<usize> {
         hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn vector(chunk: &[u16; 16]) -> crate::sse2::m128i {
+        crate::sse2::load_utf16(chunk)
     }
 }
 

@@ -59,9 +59,10 @@ pub(super) static SCAN_TABLE: [bool; 256] = {
 };
 
 /// The first position at or after `from` whose unit is in [`SCAN_TABLE`], or `s.len()`.
-/// Sixteen units at a time: [`special_mask`] marks the chunk's special units with
-/// comparisons the compiler turns into a few vector instructions, and the first mark is the
-/// answer (markup is one unit in twenty or so in chat text).
+/// Sixteen units at a time: [`special_mask`] marks the chunk's special units with vector
+/// comparisons, and the first mark is the answer (markup is one unit in twenty or so in
+/// chat text). The last sixteen units are one chunk too, overlapping what came before, so
+/// that no unit is looked at alone unless the message is shorter than a chunk.
 #[inline]
 pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
     if cfg!(target_arch = "wasm32") {
@@ -74,9 +75,20 @@ pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
     {
         let mask = special_mask(chunk);
         if mask != 0 {
-            return k + (mask.trailing_zeros() / 8) as usize;
+            return k + first(mask);
         }
         k += CHUNK;
+    }
+    if s.len() >= CHUNK {
+        let last = s.len() - CHUNK;
+        if let Some(chunk) = s.get(last..).and_then(|c| <&[U; CHUNK]>::try_from(c).ok()) {
+            // the units before `k` were searched already
+            let seen = u32::try_from(k - last).unwrap_or(u32::MAX);
+            let mask = special_mask(chunk)
+                .checked_shr(seen.saturating_mul(MARK))
+                .unwrap_or(0);
+            return if mask != 0 { k + first(mask) } else { s.len() };
+        }
     }
     let rest = s.get(k..).unwrap_or_default();
     k + rest
@@ -126,14 +138,52 @@ fn next_special_by_table<U: Unit>(s: &[U], from: usize) -> usize {
 /// Units per step of [`next_special`].
 const CHUNK: usize = 16;
 
-/// Byte `k` (little-endian) set when unit `k` of `chunk` is in [`SCAN_TABLE`].
+/// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 (the low sixteen bits),
+/// a byte per unit elsewhere.
+#[cfg(target_arch = "x86_64")]
+type Mask = u32;
+/// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 (the low sixteen bits),
+/// a byte per unit elsewhere.
+#[cfg(not(target_arch = "x86_64"))]
+type Mask = u128;
+
+/// Bits per unit in a [`Mask`].
+#[cfg(target_arch = "x86_64")]
+const MARK: u32 = 1;
+/// Bits per unit in a [`Mask`].
+#[cfg(not(target_arch = "x86_64"))]
+const MARK: u32 = 8;
+
+/// Bit `k` set when unit `k` of `chunk` is in [`SCAN_TABLE`]: eight SSE2 comparisons and a
+/// `pmovmskb`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> u128 {
+fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
+    use crate::sse2::{bits, eq, or};
+    let v = U::vector(chunk);
+    bits(
+        INLINE_BYTES
+            .iter()
+            .fold(eq(v, b'\n'), |hits, &b| or(hits, eq(v, b))),
+    )
+}
+
+/// Byte `k` (little-endian) set to 1 when unit `k` of `chunk` is in [`SCAN_TABLE`]: the
+/// compiler vectorises the comparisons, and reads the marks as one number.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
     u128::from_le_bytes(chunk.map(|c| u8::from(is_special(c.byte()))))
 }
 
-/// [`SCAN_TABLE`] as comparisons with [`INLINE_BYTES`] and `\n`, which vectorise where a
-/// table look does not.
+/// The unit of the lowest mark of a non-zero [`Mask`].
+#[inline(always)]
+fn first(mask: Mask) -> usize {
+    (mask.trailing_zeros() / MARK) as usize
+}
+
+/// [`SCAN_TABLE`] as comparisons with [`INLINE_BYTES`] and `\n` (which the compiler can
+/// vectorise where a table look does not).
 #[inline(always)]
 fn is_special(b: u8) -> bool {
     INLINE_BYTES
@@ -173,9 +223,6 @@ mod tests {
     use super::line_start_special;
     use crate::markdown::lines;
 
-    /// The scan reads a line's start only when [`line_start_special`] says so: every byte
-    /// that a prefix, a fence or a blank line can begin with must be on the list (P1–P3,
-    /// F1, 2.3).
     /// The search finds what a byte-by-byte look finds, from every position.
     #[test]
     fn the_next_special_unit_is_the_first_in_the_table() {
@@ -224,6 +271,10 @@ mod tests {
             "}",
             "@",
             "|",
+            // past U+7FFF, with low bytes `\n`, `*` and NUL
+            "＊",
+            "ꀪ",
+            "가",
         ];
         let mut rng = crate::rng::Rng(0x51_7CC1_B727_220A);
         for _ in 0..2000 {
@@ -272,6 +323,38 @@ mod tests {
         }
     }
 
+    /// The chunk mask marks exactly the units of the table, at every position of a chunk:
+    /// every byte, and every UTF-16 unit (those past U+00FF never, whatever their low byte).
+    #[test]
+    fn the_chunk_mask_is_the_table_at_every_position() {
+        let bit = |hit: bool, k: usize| u128::from(hit) << (k as u32 * super::MARK);
+        for k in 0..super::CHUNK {
+            for b in 0..=255u8 {
+                let mut chunk = [b'a'; super::CHUNK];
+                chunk[k] = b;
+                let want = bit(super::SCAN_TABLE[usize::from(b)], k);
+                assert_eq!(
+                    u128::from(super::special_mask(&chunk)),
+                    want,
+                    "{b:#x} at {k}"
+                );
+            }
+            for u in 0..=u16::MAX {
+                let mut chunk = [u16::from(b'a'); super::CHUNK];
+                chunk[k] = u;
+                let want = bit(u < 0x100 && super::SCAN_TABLE[usize::from(u)], k);
+                assert_eq!(
+                    u128::from(super::special_mask(&chunk)),
+                    want,
+                    "{u:#x} at {k}"
+                );
+            }
+        }
+    }
+
+    /// The scan reads a line's start only when [`line_start_special`] says so: every byte
+    /// that a prefix, a fence or a blank line can begin with must be on the list (P1–P3,
+    /// F1, 2.3).
     #[test]
     fn every_line_start_construct_begins_with_a_listed_byte() {
         for b in 0..=255u8 {
