@@ -7,8 +7,10 @@
 
 pub(crate) use safe_arch::m128i;
 use safe_arch::{
-    bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i,
-    pack_i16_to_u8_m128i, set_splat_i8_m128i,
+    add_i64_m128i, add_i8_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i,
+    byte_shr_imm_u128_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i, get_i64_from_m128i_s,
+    load_unaligned_m128i, move_mask_i8_m128i, pack_i16_to_u8_m128i, set_splat_i8_m128i,
+    sub_i8_m128i, sum_of_u8_abs_diff_m128i, zeroed_m128i,
 };
 
 /// Bytes per register.
@@ -45,4 +47,122 @@ pub(crate) fn or(a: m128i, b: m128i) -> m128i {
 #[inline(always)]
 pub(crate) fn bits(v: m128i) -> u32 {
     move_mask_i8_m128i(v) as u32
+}
+
+/// The UTF-16 units each byte of `v` stands for, as bytes: 1 for a byte that starts a
+/// character, 2 for a four-byte lead (a character outside the BMP), 0 for a continuation.
+#[inline(always)]
+pub(crate) fn units(v: m128i) -> m128i {
+    // signed, continuation bytes are -128 to -65 and four-byte leads -16 to -9
+    let start = cmp_gt_mask_i8_m128i(v, set_splat_i8_m128i(-65));
+    let four = bitandnot_m128i(
+        cmp_gt_mask_i8_m128i(v, set_splat_i8_m128i(-1)),
+        cmp_gt_mask_i8_m128i(v, set_splat_i8_m128i(-17)),
+    );
+    // each is -1 where it holds
+    sub_i8_m128i(zeroed_m128i(), add_i8_m128i(start, four))
+}
+
+/// A running total of byte values: [`Sums::add`] folds sixteen bytes into two 64-bit lanes
+/// (`psadbw`), [`Sums::total`] adds the lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct Sums(m128i);
+
+impl Sums {
+    /// Nothing added yet.
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Sums(zeroed_m128i())
+    }
+
+    /// Adds the sixteen bytes of `v`, read as unsigned.
+    #[inline(always)]
+    pub(crate) fn add(self, v: m128i) -> Self {
+        Sums(add_i64_m128i(
+            self.0,
+            sum_of_u8_abs_diff_m128i(v, zeroed_m128i()),
+        ))
+    }
+
+    /// The sum of every byte added.
+    #[inline(always)]
+    pub(crate) fn total(self) -> usize {
+        let lanes = get_i64_from_m128i_s(self.0)
+            + get_i64_from_m128i_s(byte_shr_imm_u128_m128i::<8>(self.0));
+        lanes as usize
+    }
+}
+
+/// `v` with only its bytes `a..b` kept (the others zero), for a chunk that holds bytes
+/// read before or after the ones that count: `a <= b <= 16`.
+#[inline(always)]
+pub(crate) fn keep(v: m128i, a: usize, b: usize) -> m128i {
+    // KEEP[16 - a..] is 0xFF from byte a on, KEEP[32 - b..] up to byte b
+    let from = KEEP
+        .get(WIDTH.saturating_sub(a)..)
+        .map_or(v, |m| bitand_m128i(v, load(m)));
+    KEEP.get((2 * WIDTH).saturating_sub(b)..)
+        .map_or(from, |m| bitand_m128i(from, load(m)))
+}
+
+/// `v` with only its last `n` bytes kept (`n` up to 16): [`keep`] of `16 - n..16`.
+#[inline(always)]
+pub(crate) fn keep_last(v: m128i, n: usize) -> m128i {
+    keep(v, WIDTH.saturating_sub(n), WIDTH)
+}
+
+/// Sixteen zeros, sixteen `0xFF`s, sixteen zeros: the masks of [`keep`].
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+static KEEP: [u8; 3 * WIDTH] = {
+    let mut t = [0u8; 3 * WIDTH];
+    let mut k = WIDTH;
+    while k < 2 * WIDTH {
+        t[k] = 0xFF;
+        k += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_per_byte_are_utf8_starts_and_four_byte_leads() {
+        for b in 0..=255u8 {
+            let want = match b {
+                0x80..=0xBF => 0,
+                0xF0..=0xFF => 2,
+                _ => 1,
+            };
+            let got: [u8; WIDTH] = units(load(&[b; WIDTH])).into();
+            assert_eq!(got, [want; WIDTH], "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn keep_keeps_the_bytes_of_its_range() {
+        let v = load(&core::array::from_fn::<u8, WIDTH, _>(|k| k as u8 + 1));
+        for a in 0..=WIDTH {
+            for b in a..=WIDTH {
+                let got: [u8; WIDTH] = keep(v, a, b).into();
+                let want: [u8; WIDTH] =
+                    core::array::from_fn(|k| if (a..b).contains(&k) { k as u8 + 1 } else { 0 });
+                assert_eq!(got, want, "{a}..{b}");
+            }
+        }
+    }
+
+    #[test]
+    fn keep_last_keeps_the_last_n_bytes() {
+        let v = load(&[7; WIDTH]);
+        for n in 0..=WIDTH {
+            let got: [u8; WIDTH] = keep_last(v, n).into();
+            let kept = got.iter().filter(|&&b| b == 7).count();
+            assert_eq!(kept, n);
+            assert!(got[WIDTH - n..].iter().all(|&b| b == 7));
+        }
+        assert_eq!(Sums::new().add(v).add(v).total(), 7 * 32);
+    }
 }

@@ -12,7 +12,7 @@ use crate::msg::msg;
 use crate::source::{TypedSource, Unit};
 use crate::style::INLINE_SLOTS;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::utf16::utf16_len_of_bytes;
+use crate::utf16::utf16_len_of_tail;
 use crate::utf16::{Note, Span};
 use crate::{DiagnosticCode, StyleCode, StyleSet};
 
@@ -53,7 +53,7 @@ impl Output for Utf8Out<'_, '_> {
 
     #[inline]
     fn utf16_since(&self, from: usize) -> usize {
-        utf16_len_of_bytes(self.text.as_bytes().get(from..).unwrap_or_default())
+        utf16_len_of_tail(self.text.as_bytes(), from)
     }
 
     fn ends_with_cr(&self) -> bool {
