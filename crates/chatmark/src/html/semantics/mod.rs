@@ -76,9 +76,9 @@ use crate::utf16::{to_diagnostics, Note, Span, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, StyleCode, StyleSet};
 use css::{apply_style, parse_colour};
 use elements::{classify, end_tag_optional, is_void, known, Effect, Role, BR, FONT, HR, KNOWN};
-#[cfg(test)]
-use out::scan;
 use out::{newline_before_content, Out};
+#[cfg(test)]
+use out::{scan, scan_in};
 
 /// The `closed` bit of [`Elem::prev`].
 const CLOSED: u32 = 1 << 31;

@@ -1,6 +1,7 @@
 //! The semantics' output (1.3, H6, H7): text written into the run builder with line codes
 //! kept off line breaks. A `\r` is held back one character, since only a `\r` right before
-//! `\n` is part of a line break; text is scanned for line breaks a word at a time.
+//! `\n` is part of a line break; text is scanned for line breaks sixteen bytes (SSE2) or a
+//! word at a time.
 
 use crate::builder::FormattedBuilder;
 use crate::source::Source;
@@ -49,17 +50,15 @@ impl Out {
         let breaks = match src {
             // a UTF-16 builder counts the units as it writes them
             Source::Utf8(s) if !self.b.writes_utf16() => {
-                let s = s.get(a..b).unwrap_or_default();
-                let (units, breaks) = scan::<true>(s.as_bytes(), has_line);
+                let (units, breaks) = scan_in::<true>(s.as_bytes(), a, b, has_line);
                 if self.cr.is_none() && !breaks {
-                    self.b.push_str_units(s, units, style);
+                    self.b
+                        .push_str_units(s.get(a..b).unwrap_or_default(), units, style);
                     return;
                 }
                 breaks
             }
-            Source::Utf8(s) => {
-                scan::<false>(s.get(a..b).unwrap_or_default().as_bytes(), has_line).1
-            }
+            Source::Utf8(s) => scan_in::<false>(s.as_bytes(), a, b, has_line).1,
             Source::Utf16(u) => {
                 let nl = if has_line { 0x0a } else { 0x0d };
                 let units = u.get(a..b).unwrap_or_default();
@@ -133,11 +132,48 @@ pub(super) fn newline_before_content(out: &mut Out) {
     }
 }
 
+/// [`scan`] of the bytes `a..b` of `src` (whole characters). With SSE2, fewer than sixteen
+/// are read in one chunk with the bytes around them, of which only theirs count.
+#[inline]
+pub(super) fn scan_in<const COUNT: bool>(
+    src: &[u8],
+    a: usize,
+    b: usize,
+    lf: bool,
+) -> (usize, bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::sse2::{bits, eq, keep, load, or, units, Sums, WIDTH};
+        if b.saturating_sub(a) < WIDTH {
+            // the sixteen bytes that end at `b`, or the first sixteen
+            let at = b.saturating_sub(WIDTH);
+            if let Some(chunk) = src.get(at..at + WIDTH) {
+                let v = load(chunk);
+                let (a, b) = (a.saturating_sub(at), b - at);
+                let nl = if lf { b'\n' } else { b'\r' };
+                let breaks = bits(keep(or(eq(v, b'\r'), eq(v, nl)), a, b)) != 0;
+                let n = if COUNT {
+                    Sums::new().add(keep(units(v), a, b)).total()
+                } else {
+                    0
+                };
+                return (n, breaks);
+            }
+        }
+    }
+    scan::<COUNT>(src.get(a..b).unwrap_or_default(), lf)
+}
+
 /// The UTF-16 length of `s` (when `COUNT`, else 0) and whether it holds a `\r`, or a `\n`
-/// when `lf`: what [`Out::push`] needs, in one pass eight bytes at a time (SWAR; the last
-/// few bytes are padded with zeros, which count one unit each and are taken off).
+/// when `lf`: what [`Out::push`] needs, in one pass sixteen bytes at a time with SSE2 when
+/// there are that many, else eight at a time (SWAR; the last few bytes are padded with
+/// zeros, which count one unit each and are taken off).
 #[inline(never)]
 pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
+    #[cfg(target_arch = "x86_64")]
+    if s.len() >= crate::sse2::WIDTH {
+        return scan_sse2::<COUNT>(s, lf);
+    }
     let cr = LO * u64::from(b'\r');
     let nl = LO * u64::from(if lf { b'\n' } else { b'\r' });
     let mut chunks = s.chunks_exact(8);
@@ -171,4 +207,35 @@ pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
         }
     }
     (units, breaks != 0)
+}
+
+/// [`scan`] of at least sixteen bytes, sixteen at a time in an SSE2 register. The last
+/// sixteen overlap what came before: their line breaks are looked for again (which changes
+/// nothing), and only their new bytes count.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scan_sse2<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
+    use crate::sse2::{bits, eq, keep_last, load, or, units, Sums, WIDTH};
+    let nl = if lf { b'\n' } else { b'\r' };
+    let mut chunks = s.chunks_exact(WIDTH);
+    let mut sums = Sums::new();
+    let mut breaks = 0;
+    for chunk in &mut chunks {
+        let v = load(chunk);
+        breaks |= bits(or(eq(v, b'\r'), eq(v, nl)));
+        if COUNT {
+            sums = sums.add(units(v));
+        }
+    }
+    let rest = chunks.remainder().len();
+    if rest > 0 {
+        if let Some(last) = s.get(s.len() - WIDTH..) {
+            let v = load(last);
+            breaks |= bits(or(eq(v, b'\r'), eq(v, nl)));
+            if COUNT {
+                sums = sums.add(keep_last(units(v), rest));
+            }
+        }
+    }
+    (if COUNT { sums.total() } else { 0 }, breaks != 0)
 }

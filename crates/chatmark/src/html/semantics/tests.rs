@@ -255,8 +255,9 @@ fn known_names_match_their_ids_h3() {
     }
 }
 
-/// The word-at-a-time scan of `Out::push` counts UTF-16 units and finds line breaks as
-/// the plain definitions do (1.3), at every length and with every kind of character.
+/// The scan of `Out::push` (a word or sixteen bytes at a time) counts UTF-16 units and
+/// finds line breaks as the plain definitions do (1.3), at every length and with every
+/// kind of character.
 #[test]
 fn scan_agrees_with_utf16_len() {
     let pieces = [
@@ -272,17 +273,44 @@ fn scan_agrees_with_utf16_len() {
         "\u{7f}",
     ];
     let mut rng = Rng(0x51_7CC1_B727_220A);
-    for _ in 0..5000 {
+    for round in 0..5000 {
+        // every other text has no line break at all, or one only
         let n = (rng.next() % 24) as usize;
-        let s: String = (0..n).map(|_| rng.pick(&pieces)).collect();
+        let mut s: String = (0..n)
+            .map(|_| rng.pick(&pieces))
+            .filter(|p| round % 2 == 0 || !p.contains(['\r', '\n']))
+            .collect();
+        if round % 4 == 1 {
+            let at = s
+                .char_indices()
+                .map(|(k, _)| k)
+                .nth(n / 2)
+                .unwrap_or(s.len());
+            s.insert(at, if round % 8 == 1 { '\r' } else { '\n' });
+        }
         for lf in [false, true] {
             let want_breaks = s.contains('\r') || (lf && s.contains('\n'));
             assert_eq!(
                 scan::<true>(s.as_bytes(), lf),
-                (crate::utf16_len(&s), want_breaks),
+                (s.encode_utf16().count(), want_breaks),
                 "{s:?}"
             );
             assert_eq!(scan::<false>(s.as_bytes(), lf), (0, want_breaks), "{s:?}");
+            // the same text inside other text, whose line breaks do not count
+            let pre: String = (0..rng.below(20)).map(|_| rng.pick(&pieces)).collect();
+            let post: String = (0..rng.below(20)).map(|_| rng.pick(&pieces)).collect();
+            let src = format!("{pre}{s}{post}");
+            let (a, b) = (pre.len(), pre.len() + s.len());
+            assert_eq!(
+                scan_in::<true>(src.as_bytes(), a, b, lf),
+                (s.encode_utf16().count(), want_breaks),
+                "{src:?} {a}..{b}"
+            );
+            assert_eq!(
+                scan_in::<false>(src.as_bytes(), a, b, lf),
+                (0, want_breaks),
+                "{src:?} {a}..{b}"
+            );
         }
     }
 }
