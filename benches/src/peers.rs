@@ -6,7 +6,9 @@
 use std::hint::black_box;
 
 /// pulldown-cmark's event stream with strikethrough on (our dialect has `~~`), counted:
-/// the work a markdown user would otherwise pay for, with no output built.
+/// the work a markdown user would otherwise pay for, with no output built. Built with its
+/// `simd` feature (the workspace's Cargo.toml), its fastest: an SSSE3 search for the bytes
+/// that may begin markup, chosen at run time.
 pub fn pulldown_events(input: &str) -> usize {
     let opts = pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
     pulldown_cmark::Parser::new_ext(input, opts).count()
