@@ -10,6 +10,10 @@ use crate::sort::sat32;
 use crate::vocab::Tag;
 use crate::StyleSet;
 
+/// Units up to which a message is chat-sized for [`Marks::runs_bound`] (the allocation
+/// figures' 4 KB).
+const CHAT_SIZE: usize = 4096;
+
 /// One mark: where it is, a kind-specific argument, and its kind with a payload.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Mark {
@@ -95,10 +99,16 @@ impl Marks {
         self.list.len()
     }
 
-    /// The number of runs the output most likely needs: one per pair and per line with
-    /// codes, and one more (nested pairs may need more; the vector then grows).
-    pub(super) fn runs_bound(&self) -> usize {
-        self.pairs + self.codes.len() + 1
+    /// How many runs to reserve for a message of `units` units. A run begins where the
+    /// codes change, at either end of a pair or of a line with codes, so twice those (and
+    /// one) is a true bound: a pair inside another splits the outer one's run in two. A
+    /// chat-sized message reserves it and its walk never reallocates; a longer one
+    /// reserves one per pair and line (its vector may then grow), since twice that would
+    /// double its peak memory where pairs do not nest.
+    pub(super) fn runs_bound(&self, units: usize) -> usize {
+        let n = self.pairs + self.codes.len();
+        let bound = if units <= CHAT_SIZE { 2 * n } else { n };
+        (bound + 1).min(units)
     }
 
     #[inline]

@@ -265,7 +265,7 @@ fn one_pass<'a, T: TypedSource<'a>, O: Output>(
         heads: &mut s.heads,
     }
     .run(src);
-    runs.reserve(s.marks.runs_bound().min(src.units().len()));
+    runs.reserve(s.marks.runs_bound(src.units().len()));
     Emit {
         out,
         runs,
