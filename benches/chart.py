@@ -13,7 +13,7 @@ from pathlib import Path
 
 # (chatmark case, peer case, group title), in the check's names
 GROUPS = [
-    ("markdown", "pulldown-cmark", "markdown (pulldown-cmark events, strikethrough on)"),
+    ("markdown", "pulldown-cmark", "markdown (pulldown-cmark events, simd, strikethrough on)"),
     ("html", "html5ever", "HTML (html5ever tokenizer alone)"),
 ]
 ROW = re.compile(r"^(\S+)\s+(\d+)\s+([\d.]+)$")
