@@ -3,7 +3,6 @@
 //! every byte of a message (the markdown scan's stop bytes, HTML's data state, UTF-16
 //! lengths). No `unsafe` here: the `safe_arch` crate wraps each instruction in a safe
 //! function, compiled in when the target has the feature.
-#![cfg_attr(not(feature = "html"), allow(dead_code))]
 
 pub(crate) use safe_arch::m128i;
 use safe_arch::{
