@@ -1,6 +1,6 @@
 //! Reading the input: the data state's search for `<`, `&` and `\r` sixteen bytes at a time
-//! (SSE2) or a word at a time (SWAR), the fast test of tag-name bytes, and the copying of names and values out of
-//! either encoding (UTF-16 units decoded on demand) for
+//! (SSE2) or a word at a time (SWAR), the fast test of tag-name bytes, and the copying of
+//! names and values out of either encoding (UTF-16 units decoded on demand) for
 //! [`TypedSource`](crate::source::TypedSource).
 
 use crate::source::Unit;
