@@ -438,6 +438,14 @@ impl StyleSet {
         StyleSet((self.0 & !take) | (o & take) | ((self.0 | o) & FLAG_LANE))
     }
 
+    /// `self` with the line codes of `line` (`lst_*`, `ind_*`) in place of its own, and
+    /// nothing else of `line`: [`StyleSet::with`] of a set of line codes, in two masks.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn with_line_codes(self, line: StyleSet) -> StyleSet {
+        StyleSet((self.0 & !LINE_LANES) | (line.0 & LINE_LANES))
+    }
+
     /// The set without its line codes (`lst_*`, `ind_*`): what a line break may carry (1.3).
     ///
     /// # Examples
@@ -611,7 +619,16 @@ mod tests {
                 let line = matches!(family, Family::List | Family::Indent);
                 let kept = a.without_line_codes().get(family);
                 assert_eq!(kept, if line { None } else { a.get(family) });
+                // with the line codes of `b`: `b`'s in the line families, `a`'s elsewhere
+                let relined = a.with_line_codes(b).get(family);
+                assert_eq!(relined, if line { b.get(family) } else { a.get(family) });
             }
+            let line_of_b = a.without_line_codes().with(StyleSet(b.0 & LINE_LANES));
+            assert_eq!(
+                a.with_line_codes(b),
+                line_of_b,
+                "{a:?} with the lines of {b:?}"
+            );
             assert_eq!(merged.is_empty(), merged.iter().next().is_none());
             // removing every code of `b` leaves exactly the codes of `a` not in `b`
             let mut rest = a;

@@ -354,7 +354,7 @@ impl<'a, 's> Semantics<'a, 's> {
 
     /// The full style of text here: inline codes plus line codes (H8).
     fn style(&self) -> StyleSet {
-        self.inline.with(self.line)
+        self.inline.with_line_codes(self.line)
     }
 
     /// Recomputes the current codes from the slot stacks and counters.
