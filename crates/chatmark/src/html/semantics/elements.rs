@@ -6,7 +6,11 @@ use crate::vocab::Tag;
 use crate::StyleCode;
 
 /// What an element does beyond its style (H3).
+///
+/// A plain byte (no payload, so no niche to decode): the semantics test roles several
+/// times per tag. The block roles come last, so [`Role::is_block`] is one compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(super) enum Role {
     /// `span`, `font`: no effect, no diagnostic.
     Plain,
@@ -14,26 +18,35 @@ pub(super) enum Role {
     Unsupported,
     /// An inline element with a style of its own.
     Inline,
+    /// `br` (handled before an element is ever opened).
+    Break,
     /// A block element with no level effect (`p`, `div`, `h1`, …).
     Block,
-    /// `ul` / `ol` with the list code its items get.
-    List(StyleCode),
+    /// `ul`: its items get [`StyleCode::Bullet`].
+    BulletList,
+    /// `ol`: its items get [`StyleCode::Ordered`].
+    OrderedList,
     /// `li`.
     Item,
     /// `blockquote`.
     Quote,
     /// `pre`.
     Pre,
-    /// `br` (handled before an element is ever opened).
-    Break,
 }
 
 impl Role {
+    /// Whether the element is a block (H6 boundaries, H5 closing with an inline).
     pub(super) const fn is_block(self) -> bool {
-        matches!(
-            self,
-            Role::Block | Role::List(_) | Role::Item | Role::Quote | Role::Pre
-        )
+        self as u8 >= Role::Block as u8
+    }
+
+    /// The list code of a list's items, for `ul` and `ol`.
+    pub(super) const fn list_code(self) -> Option<StyleCode> {
+        match self {
+            Role::BulletList => Some(StyleCode::Bullet),
+            Role::OrderedList => Some(StyleCode::Ordered),
+            _ => None,
+        }
     }
 }
 
@@ -248,8 +261,8 @@ static CLASSES: [(Role, Effect); KNOWN.len()] = {
             ),
             13 | 14 => (Role::Block, with(e, StyleCode::Bold)),
             15 => (Role::Inline, with(e, StyleCode::Small)),
-            16 => (Role::List(StyleCode::Bullet), e),
-            17 => (Role::List(StyleCode::Ordered), e),
+            16 => (Role::BulletList, e),
+            17 => (Role::OrderedList, e),
             18 => (Role::Item, e),
             19 => (Role::Quote, e),
             20 => (Role::Pre, e),

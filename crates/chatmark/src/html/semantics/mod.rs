@@ -525,7 +525,9 @@ impl<'a, 's> Semantics<'a, 's> {
         }
         e.prev |= CLOSED;
         match role_of(e.name) {
-            Role::List(_) => self.list_depth = self.list_depth.saturating_sub(1),
+            Role::BulletList | Role::OrderedList => {
+                self.list_depth = self.list_depth.saturating_sub(1);
+            }
             Role::Quote => self.quote_depth = self.quote_depth.saturating_sub(1),
             Role::Pre => self.pre_depth = self.pre_depth.saturating_sub(1),
             Role::Plain
@@ -597,9 +599,11 @@ impl<'a, 's> Semantics<'a, 's> {
             self.s.blocks.push(id);
         }
         match role {
-            Role::List(code) => {
+            Role::BulletList | Role::OrderedList => {
                 self.list_depth += 1;
-                self.s.lists.push((id, code));
+                self.s
+                    .lists
+                    .push((id, role.list_code().unwrap_or(StyleCode::Bullet)));
             }
             Role::Quote => self.quote_depth += 1,
             Role::Pre => self.pre_depth += 1,
@@ -625,7 +629,10 @@ impl<'a, 's> Semantics<'a, 's> {
         // The new element is the top of every slot it has an opinion on, so the current
         // codes change by its effect alone; list levels and items (an `li` may close
         // elements first) take the full recomputation.
-        let mut full = matches!(role, Role::List(_) | Role::Item | Role::Quote);
+        let mut full = matches!(
+            role,
+            Role::BulletList | Role::OrderedList | Role::Item | Role::Quote
+        );
         for (k, (stack, value)) in self.s.slots.iter_mut().zip(effect.slots).enumerate() {
             match value {
                 Some(Some(code)) => {

@@ -253,6 +253,39 @@ fn known_names_match_their_ids_h3() {
         assert_eq!(role, Role::Inline, "{}", tag.name());
         assert_eq!(effect, Effect::default().with(tag.code()), "{}", tag.name());
     }
+    // H3's blocks and lists, by name (`is_block` is one compare on the role's order)
+    let blocks = [
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "ul",
+        "ol",
+        "li",
+        "blockquote",
+        "pre",
+        "p",
+        "div",
+        "hr",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "table",
+        "tr",
+    ];
+    for name in KNOWN {
+        let role = classify(known(name)).0;
+        let list = match name {
+            "ul" => Some(StyleCode::Bullet),
+            "ol" => Some(StyleCode::Ordered),
+            _ => None,
+        };
+        assert_eq!(role.list_code(), list, "{name}");
+        assert_eq!(role.is_block(), blocks.contains(&name), "{name}");
+    }
 }
 
 /// The scan of `Out::push` (a word or sixteen bytes at a time) counts UTF-16 units and
