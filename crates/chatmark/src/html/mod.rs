@@ -85,6 +85,12 @@ struct Scratch {
     tokenizer: tokenizer::Buffers,
 }
 
+/// Messages longer than this (in units) trim the scratch buffers after them. A shorter one
+/// grows no buffer past a few times its own size (a buffer holds a few entries or bytes per
+/// unit read at most), so what it leaves is small, and the next message empties it anyway:
+/// the trimming, a capacity test per buffer, is skipped for it.
+const TRIM_AFTER: usize = 1 << 12;
+
 thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = const {
         core::cell::RefCell::new(Scratch {
@@ -148,8 +154,10 @@ fn parse_into<'a, T: TypedSource<'a>>(
             _ => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
         }
         result = Some(sink.finish());
-        scratch.semantics.reset();
-        scratch.tokenizer.reset();
+        if input.units().len() > TRIM_AFTER {
+            scratch.semantics.reset();
+            scratch.tokenizer.reset();
+        }
     });
     result.unwrap_or_else(|| (FormattedBuilder::with_capacity(0, 0), Vec::new()))
 }
@@ -217,6 +225,33 @@ pub fn parse_html_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-thread buffers give back what a long message made them grow, and a short one
+    /// (which skips the trimming) leaves them within a few times its own size.
+    #[test]
+    fn scratch_is_trimmed_after_a_long_message() {
+        let largest = || {
+            SCRATCH.with(|s| {
+                let s = s.borrow();
+                s.semantics.largest().max(s.tokenizer.largest())
+            })
+        };
+        // (a test runs on a thread of its own: the buffers start empty)
+        let attrs = " a".repeat(300);
+        let short = format!("<b{attrs}>x</b> <i>y</i>");
+        assert!(short.len() <= TRIM_AFTER);
+        let _ = parse_html_with(&short, Backend::Own);
+        assert!(largest() <= 4 * short.len(), "{}", largest());
+        // 300 attributes on a tag, long names and values, and some 20,000 elements
+        let value = "v".repeat(3000);
+        let long = format!("<b{attrs} x=\"{value}\">x</b><{value}>").repeat(4)
+            + &"<i> y </i><u>z".repeat(5000);
+        assert!(long.len() > TRIM_AFTER);
+        let _ = parse_html_with(&long, Backend::Own);
+        // the most a buffer keeps: 4,096 entries (the tokenizer's attribute values 1,024
+        // bytes)
+        assert!(largest() <= 1 << 12, "{}", largest());
+    }
 
     /// Every message the fast path takes gives the same result through the tokenizer and
     /// the semantics: its own text, no runs, no diagnostics. Random messages from pieces

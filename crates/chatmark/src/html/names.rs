@@ -96,6 +96,15 @@ impl Names {
         self.table.clear();
     }
 
+    /// The largest capacity of its buffers, in entries (for the scratch-trimming test).
+    #[cfg(test)]
+    pub(super) fn largest(&self) -> usize {
+        self.buf
+            .capacity()
+            .max(self.ends.capacity())
+            .max(self.table.capacity())
+    }
+
     /// Forgets every name, giving back what a huge message made the buffers grow past
     /// about `keep` entries.
     pub(super) fn reset(&mut self, keep: usize) {

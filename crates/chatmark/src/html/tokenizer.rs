@@ -174,6 +174,25 @@ impl Buffers {
         names: Names::NEW,
     };
 
+    /// The largest capacity of its buffers, in entries or bytes (for the scratch-trimming
+    /// test).
+    #[cfg(test)]
+    pub(crate) fn largest(&self) -> usize {
+        let strings = self
+            .attrs
+            .iter()
+            .map(|a| a.name.capacity().max(a.value.capacity()));
+        [
+            self.tag_name.capacity(),
+            self.attrs.capacity(),
+            self.keep.capacity(),
+            self.names.largest(),
+        ]
+        .into_iter()
+        .chain(strings)
+        .fold(0, usize::max)
+    }
+
     /// Gives back what a huge tag made the buffers grow.
     pub(crate) fn reset(&mut self) {
         self.tag_name.clear();

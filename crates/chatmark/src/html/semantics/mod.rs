@@ -176,6 +176,25 @@ impl Scratch {
         self.pending_text.clear();
     }
 
+    /// The largest capacity of its buffers, in entries (for the scratch-trimming test).
+    #[cfg(test)]
+    pub(crate) fn largest(&self) -> usize {
+        let slots = self.slots.iter().map(Vec::capacity).max().unwrap_or(0);
+        [
+            self.elems.capacity(),
+            self.heads.capacity(),
+            self.names.largest(),
+            self.blocks.capacity(),
+            self.lists.capacity(),
+            slots,
+            self.item.capacity(),
+            self.pending.capacity(),
+            self.pending_text.capacity(),
+        ]
+        .into_iter()
+        .fold(0, usize::max)
+    }
+
     /// Empties every buffer, giving back what a huge message made them grow.
     pub(crate) fn reset(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
