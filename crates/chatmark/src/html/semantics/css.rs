@@ -48,8 +48,26 @@ fn strip_comments(s: &str) -> std::borrow::Cow<'_, str> {
 /// Applies a `style` attribute's declarations in order onto `effect` (H4): comments go
 /// first, then each `;`-separated `property: value` is read at its first `:`. A style with
 /// no `/` has no comment, the common case, read in place: one pass over its bytes finds the
-/// separators and the first `/` (which sends it to the stripping first).
+/// separators and the first `/` (which sends it to the stripping first). The renderer's
+/// own spelling of a colour, `color:#rrggbb` and nothing else, skips that pass.
 pub(super) fn apply_style(style: &str, effect: &mut Effect) {
+    // The spelling chatmark's HTML renderer writes, which composers send back as they got
+    // it: `color:#` and six bytes, read as one colour at once. When those six are not hex
+    // digits it is no colour either way: a `;` among them leaves too little after it for
+    // another declaration, and a comment leaves too few digits.
+    if let Some(value @ [b'#', digits @ ..]) = style.as_bytes().strip_prefix(b"color:") {
+        if digits.len() == 6 {
+            if let Some(c) = colour(value) {
+                effect.set(c);
+            }
+            return;
+        }
+    }
+    apply_declarations(style, effect);
+}
+
+/// [`apply_style`] without its fast path: every declaration read in order.
+pub(super) fn apply_declarations(style: &str, effect: &mut Effect) {
     if !declarations(style.as_bytes(), true, effect) {
         declarations(strip_comments(style).as_bytes(), false, effect);
     }

@@ -347,3 +347,40 @@ fn scan_agrees_with_utf16_len() {
         }
     }
 }
+
+/// H4: the fast path of `style` values spelled `color:#rrggbb` gives the effect of reading
+/// every declaration, on random values around that spelling (other cases, six digits or
+/// not, other separators, comments, spaces, palette and other colours) and from effects
+/// that already hold codes.
+#[test]
+fn renderer_colour_spelling_reads_as_every_declaration_h4() {
+    #[rustfmt::skip]
+    const PIECES: [&str; 28] = [
+        "db342e", "DB342E", "15a85f", "050a19", "f7b503", "f27806", "0", "a", "F", "g", "#",
+        ";", ":", "/", "/*", "*/", " ", "\t", "color", "COLOR", "color:", "red", "font-weight:",
+        "bold", "\u{e9}", "1", "e", "x:y",
+    ];
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let starts = [
+        Effect::NONE,
+        Effect::NONE.with(StyleCode::Red),
+        Effect::NONE.with(StyleCode::Bold),
+    ];
+    let mut fast = 0;
+    for k in 0..100_000 {
+        let head = if k % 4 == 0 { "" } else { "color:#" };
+        let n = rng.below(6);
+        let mut style = String::from(head);
+        for _ in 0..n {
+            style.push_str(rng.pick(&PIECES));
+        }
+        let start = rng.pick(&starts);
+        let (mut got, mut want) = (start, start);
+        css::apply_style(&style, &mut got);
+        css::apply_declarations(&style, &mut want);
+        assert_eq!(got, want, "{style:?}");
+        fast += usize::from(style.len() == 13 && style.starts_with("color:#"));
+    }
+    // the fast path's spelling is among them, often
+    assert!(fast > 1000, "{fast}");
+}
