@@ -69,9 +69,14 @@ impl RunBuilder {
         self.pos
     }
 
-    /// Makes room for `n` more runs.
+    /// Makes room for `n` more runs. Into no allocation yet (a new message's), the vector is
+    /// allocated at that size at once, not through the growth path.
     pub(crate) fn reserve(&mut self, n: usize) {
-        self.runs.reserve(n);
+        if self.runs.capacity() == 0 {
+            self.runs = Vec::with_capacity(n);
+        } else {
+            self.runs.reserve(n);
+        }
     }
 
     pub(crate) fn finish(mut self) -> Vec<TextStyle> {
