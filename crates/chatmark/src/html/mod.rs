@@ -110,8 +110,8 @@ fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnost
     if backend == Backend::Own {
         return parse_through_utf16(input, notes);
     }
-    let out = FormattedBuilder::with_capacity(input.len(), 0);
-    let (out, diagnostics) = parse_into(input, backend, notes, out);
+    let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+    let diagnostics = parse_into(input, backend, notes, &mut out);
     (out.finish(), diagnostics)
 }
 
@@ -122,8 +122,8 @@ fn parse(input: &str, backend: Backend, notes: bool) -> (Formatted, Vec<Diagnost
 fn parse_through_utf16(input: &str, notes: bool) -> (Formatted, Vec<Diagnostic>) {
     let mut units = Vec::new();
     crate::push_utf16(&mut units, input);
-    let out = FormattedBuilder::with_capacity(input.len(), 0);
-    let (out, diagnostics) = parse_into(units.as_slice(), Backend::Own, notes, out);
+    let mut out = FormattedBuilder::with_capacity(input.len(), 0);
+    let diagnostics = parse_into(units.as_slice(), Backend::Own, notes, &mut out);
     (out.finish(), diagnostics)
 }
 
@@ -134,17 +134,15 @@ fn parse_into<'a, T: TypedSource<'a>>(
     input: T,
     backend: Backend,
     notes: bool,
-    mut out: FormattedBuilder,
-) -> (FormattedBuilder, Vec<Diagnostic>) {
+    out: &mut FormattedBuilder,
+) -> Vec<Diagnostic> {
     let src = input.source();
     if is_text_only(input.units()) {
         out.plain(src);
-        return (out, Vec::new());
+        return Vec::new();
     }
-    let mut slot = Some(out);
-    let mut result = None;
+    let mut diagnostics = Vec::new();
     crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
-        let Some(out) = slot.take() else { return };
         let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, notes, out);
         match (backend, src) {
             #[cfg(feature = "html5ever")]
@@ -153,13 +151,13 @@ fn parse_into<'a, T: TypedSource<'a>>(
             }
             _ => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
         }
-        result = Some(sink.finish());
+        diagnostics = sink.finish();
         if input.units().len() > TRIM_AFTER {
             scratch.semantics.reset();
             scratch.tokenizer.reset();
         }
     });
-    result.unwrap_or_else(|| (FormattedBuilder::with_capacity(0, 0), Vec::new()))
+    diagnostics
 }
 
 /// Parses UTF-16 `input` as HTML mode (spec section 3), the text written as UTF-16 too: for
@@ -196,8 +194,9 @@ pub fn parse_html_utf16(input: &[u16]) -> FormattedUtf16 {
 /// ```
 pub fn parse_html_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
     let input = well_formed(input);
-    FormattedBuilder::utf16_into(out, input.len(), |b| {
-        parse_into(&*input, Backend::Own, false, b).0
+    FormattedBuilder::utf16_into(out, input.len(), |mut b| {
+        parse_into(&*input, Backend::Own, false, &mut b);
+        b
     });
 }
 
@@ -214,9 +213,8 @@ pub fn parse_html_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
 pub fn parse_html_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
     let input = well_formed(input);
     let (mut out, mut diagnostics) = (FormattedUtf16::default(), Vec::new());
-    FormattedBuilder::utf16_into(&mut out, input.len(), |b| {
-        let (b, d) = parse_into(&*input, Backend::Own, true, b);
-        diagnostics = d;
+    FormattedBuilder::utf16_into(&mut out, input.len(), |mut b| {
+        diagnostics = parse_into(&*input, Backend::Own, true, &mut b);
         b
     });
     (out, diagnostics)
@@ -284,12 +282,12 @@ mod tests {
             }
             taken += 1;
             let mut scratch = Scratch::default();
-            let out = FormattedBuilder::with_capacity(0, 0);
+            let mut out = FormattedBuilder::with_capacity(0, 0);
             let src = crate::source::Source::Utf8(&text);
-            let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, true, out);
+            let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, true, &mut out);
             tokenizer::tokenize_lean(text.as_str(), &mut sink, &mut scratch.tokenizer);
-            let (f, diags) = sink.finish();
-            let f = f.finish();
+            let diags = sink.finish();
+            let f = out.finish();
             assert_eq!(f.text, text, "{text:?}");
             assert!(f.text_styles.is_empty(), "{text:?}: {:?}", f.text_styles);
             assert!(diags.is_empty(), "{text:?}");

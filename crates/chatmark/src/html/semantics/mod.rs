@@ -240,7 +240,7 @@ fn count_lt_nl<U: Unit + PartialEq + From<u8>>(units: &[U]) -> (usize, usize) {
 #[derive(Debug)]
 pub(crate) struct Semantics<'a, 's> {
     input: Source<'a>,
-    out: Out,
+    out: Out<'s>,
     s: &'s mut Scratch,
     list_depth: usize,
     quote_depth: usize,
@@ -276,7 +276,7 @@ impl<'a, 's> Semantics<'a, 's> {
         input: Source<'a>,
         scratch: &'s mut Scratch,
         want_notes: bool,
-        mut out: FormattedBuilder,
+        out: &'s mut FormattedBuilder,
     ) -> Self {
         scratch.clear();
         scratch.heads.resize(KNOWN.len(), NONE);
@@ -324,11 +324,11 @@ impl<'a, 's> Semantics<'a, 's> {
     /// whose end tag HTML lets you omit (`li`, `p`, `tr`, …, see [`end_tag_optional`]); at
     /// most [`MAX_DIAGNOSTICS`] of them, the first ones (which with the first ones read
     /// include the first ones by position, all that `to_diagnostics` keeps).
-    pub(crate) fn finish(mut self) -> (FormattedBuilder, Vec<Diagnostic>) {
+    pub(crate) fn finish(mut self) -> Vec<Diagnostic> {
         self.resolve(true);
         self.out.flush_cr(false);
         if !self.want_notes {
-            return (self.out.b, Vec::new());
+            return Vec::new();
         }
         let mut unclosed = 0;
         for e in &self.s.elems {
@@ -350,8 +350,7 @@ impl<'a, 's> Semantics<'a, 's> {
             }
         }
         let diags = std::mem::take(&mut self.diags);
-        let diagnostics = to_diagnostics(self.input, diags);
-        (self.out.b, diagnostics)
+        to_diagnostics(self.input, diags)
     }
 
     /// Records a diagnostic (if asked for and fewer than [`MAX_DIAGNOSTICS`] so far); its

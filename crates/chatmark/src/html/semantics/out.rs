@@ -11,12 +11,12 @@ use crate::StyleSet;
 /// Writes into the builder, keeping line codes off line breaks (1.3). A `\r` is held back
 /// one character: only a `\r` right before `\n` is part of a line break.
 #[derive(Debug)]
-pub(super) struct Out {
-    pub(super) b: FormattedBuilder,
+pub(super) struct Out<'o> {
+    pub(super) b: &'o mut FormattedBuilder,
     pub(super) cr: Option<StyleSet>,
 }
 
-impl Out {
+impl Out<'_> {
     pub(super) fn is_empty(&self) -> bool {
         self.cr.is_none() && self.b.is_empty()
     }

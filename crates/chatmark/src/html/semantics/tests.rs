@@ -80,15 +80,11 @@ fn html_diagnostics_l3() {
 fn html_diagnostic_spans_inside_a_character_round_down() {
     let input = "\u{e9}\u{1F600}x";
     let mut scratch = Scratch::default();
-    let mut sem = Semantics::new(
-        Source::Utf8(input),
-        &mut scratch,
-        true,
-        FormattedBuilder::with_capacity(0, 0),
-    );
+    let mut out = FormattedBuilder::with_capacity(0, 0);
+    let mut sem = Semantics::new(Source::Utf8(input), &mut scratch, true, &mut out);
     TokenSink::end_tag(&mut sem, "b", (1, 4));
     TokenSink::end_tag(&mut sem, "i", (3, 99));
-    let (_, d) = sem.finish();
+    let d = sem.finish();
     let got: Vec<_> = d.iter().map(|x| (x.start, x.len)).collect();
     assert_eq!(got, [(0, 1), (1, 3)]);
 }
@@ -172,12 +168,8 @@ fn html_never_panics_on_token_sequences() {
     for _ in 0..3000 {
         let input: String = (0..24).map(|_| rng.pick(&TEXT)).collect();
         let mut scratch = Scratch::default();
-        let mut sem = Semantics::new(
-            Source::Utf8(&input),
-            &mut scratch,
-            true,
-            FormattedBuilder::with_capacity(0, 0),
-        );
+        let mut out = FormattedBuilder::with_capacity(0, 0);
+        let mut sem = Semantics::new(Source::Utf8(&input), &mut scratch, true, &mut out);
         for _ in 0..40 {
             let span = ((rng.next() % 40) as usize, (rng.next() % 40) as usize);
             match rng.next() % 5 {
@@ -208,8 +200,8 @@ fn html_never_panics_on_token_sequences() {
                 _ => TokenSink::text(&mut sem, rng.pick(&TEXT)),
             }
         }
-        let (f, d) = sem.finish();
-        let f = f.finish();
+        let d = sem.finish();
+        let f = out.finish();
         assert_canonical(&input, &f, &d);
     }
 }
