@@ -435,7 +435,9 @@ impl StyleSet {
         // lane's low seven bits plus 0x7f stay below 0x100), the flags' lane left out
         let held = ((((o & LOW7) + LOW7) | o) & HIGH) >> 7;
         let take = held.wrapping_mul(0xff) & !FLAG_LANE;
-        StyleSet((self.0 & !take) | (o & take) | ((self.0 | o) & FLAG_LANE))
+        // `other`'s lanes that hold nothing are zero, and its flags join `self`'s: so all of
+        // `other` goes in, over `self` with the lanes `other` holds cleared
+        StyleSet((self.0 & !take) | o)
     }
 
     /// `self` with the line codes of `line` (`lst_*`, `ind_*`) in place of its own, and
