@@ -253,20 +253,11 @@ pub(super) fn parse_colour(v: &str) -> Option<StyleCode> {
 /// [`parse_colour`] of bytes.
 fn colour(v: &[u8]) -> Option<StyleCode> {
     let v = trim(v);
-    let rgb: [u8; 3] = if let Some(hex) = v.strip_prefix(b"#") {
-        let digit = |b: u8| match b {
-            b'0'..=b'9' => Some(u32::from(b - b'0')),
-            b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
-            b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
-            _ => None,
-        };
-        let mut rgb = [0u8; 3];
-        let [a, b, c, d, e, f] = *<&[u8; 6]>::try_from(hex).ok()?;
-        for (out, (hi, lo)) in rgb.iter_mut().zip([(a, b), (c, d), (e, f)]) {
-            *out = u8::try_from(digit(hi)? * 16 + digit(lo)?).ok()?;
-        }
-        rgb
-    } else if v.len() > 4 && v.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"rgb(")) {
+    if let Some(hex) = v.strip_prefix(b"#") {
+        return palette_hex(<&[u8; 6]>::try_from(hex).ok()?);
+    }
+    let rgb: [u8; 3] = if v.len() > 4 && v.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"rgb("))
+    {
         let inner = v.get(4..)?.strip_suffix(b")")?;
         let mut rgb = [0u8; 3];
         let mut count = 0;
@@ -292,4 +283,43 @@ fn colour(v: &[u8]) -> Option<StyleCode> {
             .map(|c| c.code);
     };
     PALETTE.iter().find(|c| c.rgb == rgb).map(|c| c.code)
+}
+
+/// The palette's colours as their six hex digits, lower case, packed into a word (the
+/// first digit lowest), with the `0x20` bit of each decimal digit's byte.
+// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const HEX_KEYS: [(u64, u64, StyleCode); PALETTE.len()] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut keys = [(0, 0, StyleCode::Red); PALETTE.len()];
+    let mut k = 0;
+    while k < PALETTE.len() {
+        let (mut key, mut decimal) = (0u64, 0u64);
+        let mut i = 0;
+        while i < 6 {
+            let nibble = (PALETTE[k].rgb[i / 2] >> (4 - 4 * (i % 2))) & 0xf;
+            key |= (HEX[nibble as usize] as u64) << (8 * i);
+            if nibble < 10 {
+                decimal |= 0x20 << (8 * i);
+            }
+            i += 1;
+        }
+        keys[k] = (key, decimal, PALETTE[k].code);
+        k += 1;
+    }
+    keys
+};
+
+/// The palette colour whose `#rrggbb` has the hex digits `digits`, either case. Each byte
+/// `| 0x20` is compared with a lower-case digit at once: a letter `a`–`f` so matches only
+/// itself in either case, and a decimal digit also `0x10`–`0x19`, which lack the `0x20` bit
+/// that the second test asks of the decimal digits.
+fn palette_hex(digits: &[u8; 6]) -> Option<StyleCode> {
+    let [a, b, c, d, e, f] = *digits;
+    let word = u64::from_le_bytes([a, b, c, d, e, f, 0, 0]);
+    let lower = word | 0x2020_2020_2020;
+    HEX_KEYS
+        .iter()
+        .find(|&&(key, decimal, _)| lower == key && word & decimal == decimal)
+        .map(|&(_, _, code)| code)
 }

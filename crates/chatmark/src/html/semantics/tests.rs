@@ -376,3 +376,52 @@ fn renderer_colour_spelling_reads_as_every_declaration_h4() {
     // the fast path's spelling is among them, often
     assert!(fast > 1000, "{fast}");
 }
+
+/// H4 `#rrggbb`: the palette look on the digits as one word gives what decoding them and
+/// comparing the colour does, for digits of either case, the bytes that lower-case onto a
+/// digit (`0x10`–`0x19`, `G`, `@`) and the palette's own digits in every mix of cases.
+#[test]
+fn hex_colours_match_the_palette_by_value_h4() {
+    let reference = |digits: &[u8]| -> Option<StyleCode> {
+        let text = core::str::from_utf8(digits).ok()?;
+        if digits.len() != 6 || !digits.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let value = u32::from_str_radix(text, 16).ok()?;
+        let rgb = [(value >> 16) as u8, (value >> 8) as u8, value as u8];
+        crate::vocab::PALETTE
+            .iter()
+            .find(|c| c.rgb == rgb)
+            .map(|c| c.code)
+    };
+    let mut bytes: Vec<u8> = b"0123456789abcdefABCDEFgG@`/:".to_vec();
+    bytes.extend(0x10..=0x19);
+    let mut rng = Rng(0xA076_1D64_78BD_642F);
+    let mut hits = 0;
+    for k in 0..200_000 {
+        let digits: Vec<u8> = if k % 2 == 0 {
+            // a palette colour's digits, each byte in a random case or swapped for another
+            let c = rng.pick(&crate::vocab::PALETTE);
+            let hex = format!("{:02x}{:02x}{:02x}", c.rgb[0], c.rgb[1], c.rgb[2]);
+            hex.bytes()
+                .map(|b| match rng.below(8) {
+                    0 => b.to_ascii_uppercase(),
+                    1 => rng.pick(&bytes),
+                    2 if b.is_ascii_digit() => b - 0x20,
+                    _ => b,
+                })
+                .collect()
+        } else {
+            (0..6).map(|_| rng.pick(&bytes)).collect()
+        };
+        let mut value = vec![b'#'];
+        value.extend(&digits);
+        let Ok(value) = String::from_utf8(value) else {
+            continue;
+        };
+        let want = reference(&digits);
+        assert_eq!(parse_colour(&value), want, "{value:?}");
+        hits += usize::from(want.is_some());
+    }
+    assert!(hits > 10_000, "{hits}");
+}
