@@ -246,27 +246,10 @@ fn known_names_match_their_ids_h3() {
         assert_eq!(effect, Effect::default().with(tag.code()), "{}", tag.name());
     }
     // H3's blocks and lists, by name (`is_block` is one compare on the role's order)
+    #[rustfmt::skip]
     let blocks = [
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "ul",
-        "ol",
-        "li",
-        "blockquote",
-        "pre",
-        "p",
-        "div",
-        "hr",
-        "section",
-        "article",
-        "header",
-        "footer",
-        "table",
-        "tr",
+        "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "p", "div",
+        "hr", "section", "article", "header", "footer", "table", "tr",
     ];
     for name in KNOWN {
         let role = classify(known(name)).0;
