@@ -444,6 +444,7 @@ impl StyleSet {
     /// nothing else of `line`: [`StyleSet::with`] of a set of line codes, in two masks.
     #[inline]
     #[must_use]
+    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub(crate) const fn with_line_codes(self, line: StyleSet) -> StyleSet {
         StyleSet((self.0 & !LINE_LANES) | (line.0 & LINE_LANES))
     }
