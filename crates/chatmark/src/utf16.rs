@@ -47,7 +47,7 @@ pub(crate) fn utf16_len_of_bytes(b: &[u8]) -> usize {
 /// counts what it has just appended: a short tail is read with the bytes before it, as one
 /// chunk of sixteen of which only the tail's bytes count.
 #[cfg(not(target_arch = "wasm32"))]
-#[inline]
+#[inline(always)]
 pub(crate) fn utf16_len_of_tail(b: &[u8], from: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {

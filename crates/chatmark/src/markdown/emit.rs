@@ -51,7 +51,7 @@ impl Output for Utf8Out<'_, '_> {
         self.text.len()
     }
 
-    #[inline]
+    #[inline(always)]
     fn utf16_since(&self, from: usize) -> usize {
         utf16_len_of_tail(self.text.as_bytes(), from)
     }
