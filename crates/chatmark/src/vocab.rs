@@ -86,7 +86,7 @@ impl Tag {
         Tag::ALL
             .iter()
             .zip(KEYS)
-            .find(|(_, k)| *k == (key, len))
+            .find(|&(_, (k, l))| l == len && k == key)
             .map(|(t, _)| *t)
     }
 }
