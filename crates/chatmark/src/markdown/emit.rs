@@ -325,6 +325,8 @@ fn add(st: &mut State, code: StyleCode, n: u32, up: bool) {
 }
 
 /// L3: an unmatched tag is kept as text, and said so.
+#[cold]
+#[inline(never)]
 fn unpaired<'a, T: TypedSource<'a>>(
     src: T,
     at: usize,
