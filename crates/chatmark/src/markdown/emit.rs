@@ -6,7 +6,7 @@
 //! plus the line codes on a line's content (P4). Unpaired tags are text, with a diagnostic
 //! when asked for (L3).
 
-use super::marks::{MarkKind, Marks};
+use super::marks::{Kind, Marks};
 use crate::builder::RunBuilder;
 use crate::msg::msg;
 use crate::source::{TypedSource, Unit};
@@ -150,23 +150,25 @@ impl<O: Output> Emit<'_, O> {
         let mut k = 0;
         // the next line mark's index among line marks
         let mut line = 0;
-        while let Some((at, kind)) = self.marks.get(k) {
+        while let Some(m) = self.marks.mark(k) {
+            let at = m.at as usize;
             // the content of a line with codes ends before the next mark after it
             if at >= st.line_end {
                 let end = st.line_end;
                 self.end_line(&mut st, s, end);
             }
-            match kind {
-                MarkKind::Remove { len } => {
+            match m.kind() {
+                Kind::Remove => {
                     self.out.push(st.kept, at);
-                    st.kept = at + len;
+                    st.kept = at + m.len();
                 }
                 // I2: the backslash goes, the character it escapes is text
-                MarkKind::Escape => {
+                Kind::Escape => {
                     self.out.push(st.kept, at);
                     st.kept = at + 1;
                 }
-                MarkKind::Line { prefix, end } => {
+                Kind::Line => {
+                    let (prefix, end) = (m.prefix(), m.line_end());
                     // the prefix goes, and the line's codes apply from its content on
                     self.out.push(st.kept, at);
                     st.kept = at + prefix;
@@ -177,7 +179,8 @@ impl<O: Output> Emit<'_, O> {
                     st.line_start = self.runs.position();
                     st.line_end = end;
                 }
-                MarkKind::Delim { len, events: e } => {
+                Kind::Delim => {
+                    let (len, e) = (m.len(), self.marks.events(m));
                     // [closing-used | literal | opening-used]
                     let (two, one) = match s.get(at).map(|c| c.byte()) {
                         Some(b'~') => (StyleCode::Strike, StyleCode::Strike),
@@ -199,18 +202,14 @@ impl<O: Output> Emit<'_, O> {
                         st.kept = at + len;
                     }
                 }
-                MarkKind::Tag {
-                    len,
-                    tag,
-                    closing,
-                    partner,
-                } => {
+                Kind::Tag => {
+                    let (len, closing) = (m.tag_len(), m.closing());
                     let me = u32::try_from(k).unwrap_or(u32::MAX);
-                    match partner {
+                    match m.partner() {
                         Some(p) => {
                             self.flush(&mut st, at);
                             st.kept = at + len;
-                            let code = tag.code();
+                            let code = m.tag().code();
                             if let Some(stack) = self.slots.get_mut(code.slot()) {
                                 let before = stack.last().map(|&(_, c)| c);
                                 if !closing {

@@ -267,7 +267,7 @@ impl Matcher {
 
 #[cfg(test)]
 mod tests {
-    use super::super::marks::MarkKind;
+    use super::super::marks::{Kind, Mark};
     use super::*;
 
     fn events(runs: &[(u8, usize, bool, bool)]) -> Vec<Events> {
@@ -277,8 +277,8 @@ mod tests {
             m.run(k, ch, len, o, c, &mut marks);
         }
         (0..runs.len())
-            .map(|k| match marks.get(k) {
-                Some((_, MarkKind::Delim { events, .. })) => events,
+            .map(|k| match marks.mark(k) {
+                Some(m) if m.kind() == Kind::Delim => marks.events(m),
                 other => panic!("{other:?}"),
             })
             .collect()
@@ -333,7 +333,10 @@ mod tests {
             taken += usize::from(close && fast.stack.len() < depth && len <= 2);
         }
         for k in 0..fast_marks.len() {
-            assert_eq!(fast_marks.get(k), general_marks.get(k), "run {k}");
+            let (a, b) = (fast_marks.mark(k), general_marks.mark(k));
+            assert_eq!(a, b, "run {k}");
+            let events = |marks: &Marks, m: Option<Mark>| m.map(|m| marks.events(m));
+            assert_eq!(events(&fast_marks, a), events(&general_marks, b), "run {k}");
         }
         assert!(taken > 10_000, "{taken}");
     }

@@ -15,7 +15,7 @@ use crate::StyleSet;
 const CHAT_SIZE: usize = 4096;
 
 /// One mark: where it is, a kind-specific argument, and its kind with a payload.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Mark {
     /// First unit of the mark in the input.
     pub at: u32,
@@ -38,27 +38,84 @@ const PAYLOAD: u32 = FLAG - 1;
 /// No mark (a tag with no partner, the end of a list of openers).
 pub(super) const NONE: u32 = u32::MAX;
 
-/// What a [`Mark`] is.
+/// What a [`Mark`] is ([`Mark::kind`]); each kind's fields are read by the methods of
+/// [`Mark`] named for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum MarkKind {
-    /// A `*`, `_` or `~~` run of `len` units and the pairs it takes part in (I4, I5).
-    Delim { len: usize, events: Events },
-    /// An I3 tag of `len` units, opening or `closing`: the index of its partner, if
-    /// paired (whether the walk marked a paired opener closed is [`Marks::ended`]).
-    Tag {
-        len: usize,
-        tag: Tag,
-        closing: bool,
-        partner: Option<u32>,
-    },
+pub(super) enum Kind {
+    /// A `*`, `_` or `~~` run of [`Mark::len`] units and the pairs it takes part in
+    /// ([`Marks::events`]; I4, I5).
+    Delim,
+    /// An I3 tag of [`Mark::tag_len`] units, [`Mark::tag`], opening or [`Mark::closing`],
+    /// with its [`Mark::partner`] if paired (whether the walk marked a paired opener closed
+    /// is [`Marks::ended`]).
+    Tag,
     /// A backslash that escapes the next character (I2): it goes.
     Escape,
-    /// `len` units that go: a line prefix (P1–P3) or a blank line's spaces (2.3).
-    Remove { len: usize },
-    /// A paragraph line with line codes (P4) starts here: its first `prefix` units go, its
-    /// content ends at `end` (before its line break, 1.3); its codes are the next entry of
-    /// [`Marks::line_codes`].
-    Line { prefix: usize, end: usize },
+    /// [`Mark::len`] units that go: a line prefix (P1–P3) or a blank line's spaces (2.3).
+    Remove,
+    /// A paragraph line with line codes (P4) starts here: its first [`Mark::prefix`] units
+    /// go, its content ends at [`Mark::line_end`] (before its line break, 1.3); its codes
+    /// are the next entry of [`Marks::line_codes`].
+    Line,
+}
+
+impl Mark {
+    /// Its kind, from its top bits in one step (the walk's one dispatch per mark).
+    #[inline(always)]
+    pub(super) fn kind(self) -> Kind {
+        match self.info & KIND {
+            DELIM => Kind::Delim,
+            TAG => Kind::Tag,
+            ESCAPE => Kind::Escape,
+            REMOVE => Kind::Remove,
+            _ => Kind::Line,
+        }
+    }
+
+    /// A delimiter run's or a removal's length.
+    #[inline(always)]
+    pub(super) fn len(self) -> usize {
+        self.arg as usize
+    }
+
+    /// A tag's length (a tag is at most a few units long).
+    #[inline(always)]
+    pub(super) fn tag_len(self) -> usize {
+        (self.info & 0xff) as usize
+    }
+
+    /// A tag's tag.
+    #[inline(always)]
+    pub(super) fn tag(self) -> Tag {
+        Tag::ALL
+            .get((self.info >> 8 & 0xff) as usize)
+            .copied()
+            .unwrap_or(Tag::ALL[0])
+    }
+
+    /// Whether a tag closes.
+    #[inline(always)]
+    pub(super) fn closing(self) -> bool {
+        self.info & 1 << 16 != 0
+    }
+
+    /// A tag's partner, if it is paired.
+    #[inline(always)]
+    pub(super) fn partner(self) -> Option<u32> {
+        Some(self.arg).filter(|&p| p != NONE)
+    }
+
+    /// A line's prefix length.
+    #[inline(always)]
+    pub(super) fn prefix(self) -> usize {
+        (self.info & PAYLOAD) as usize
+    }
+
+    /// Where a line's content ends.
+    #[inline(always)]
+    pub(super) fn line_end(self) -> usize {
+        self.arg as usize
+    }
 }
 
 /// The marks of a message in source order, plus side tables.
@@ -67,7 +124,7 @@ pub(super) struct Marks {
     list: Vec<Mark>,
     /// Event counts too wide to pack.
     wide: Vec<Events>,
-    /// Line codes, one per [`MarkKind::Line`] mark, in order.
+    /// Line codes, one per [`Kind::Line`] mark, in order.
     codes: Vec<StyleSet>,
     /// Pairs matched (delimiter pairs and tag pairs): sizes the output's runs.
     pairs: usize,
@@ -204,39 +261,21 @@ impl Marks {
         }
     }
 
-    /// Where mark `k` is and what it is.
-    #[inline]
-    pub(super) fn get(&self, k: usize) -> Option<(usize, MarkKind)> {
-        let m = self.list.get(k)?;
+    /// Mark `k`.
+    #[inline(always)]
+    pub(super) fn mark(&self, k: usize) -> Option<Mark> {
+        self.list.get(k).copied()
+    }
+
+    /// The pairs delimiter run `m` takes part in.
+    #[inline(always)]
+    pub(super) fn events(&self, m: Mark) -> Events {
         let payload = m.info & PAYLOAD;
-        let kind = match m.info & KIND {
-            DELIM => MarkKind::Delim {
-                len: m.arg as usize,
-                events: if m.info & FLAG != 0 {
-                    self.wide.get(payload as usize).copied().unwrap_or_default()
-                } else {
-                    Events::unpack(payload)
-                },
-            },
-            TAG => MarkKind::Tag {
-                len: (payload & 0xff) as usize,
-                tag: Tag::ALL
-                    .get((payload >> 8 & 0xff) as usize)
-                    .copied()
-                    .unwrap_or(Tag::ALL[0]),
-                closing: payload & 1 << 16 != 0,
-                partner: Some(m.arg).filter(|&p| p != NONE),
-            },
-            ESCAPE => MarkKind::Escape,
-            REMOVE => MarkKind::Remove {
-                len: m.arg as usize,
-            },
-            _ => MarkKind::Line {
-                prefix: payload as usize,
-                end: m.arg as usize,
-            },
-        };
-        Some((m.at as usize, kind))
+        if m.info & FLAG != 0 {
+            self.wide.get(payload as usize).copied().unwrap_or_default()
+        } else {
+            Events::unpack(payload)
+        }
     }
 
     /// Whether mark `k` is an opening tag the output walk marked closed ([`Marks::end_tag`]).
