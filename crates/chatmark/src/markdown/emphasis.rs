@@ -124,6 +124,9 @@ impl Matcher {
 
     /// Matches the next run of the paragraph (read in source order, starting at byte `at`),
     /// recording it and its events, and those of the openers it closes, in `marks`.
+    // Once per delimiter run in the scan's loop: inline, with the general path out of line
+    // (−0.1 M instructions over the bench corpus).
+    #[inline(always)]
     pub(super) fn run(
         &mut self,
         at: usize,
@@ -140,6 +143,7 @@ impl Matcher {
     }
 
     /// [`Matcher::run`] for run `me`, already in `marks`, by the general algorithm.
+    #[inline(never)]
     fn match_run(
         &mut self,
         me: u32,
