@@ -209,7 +209,7 @@ fn pair_tag(
 
 /// Ends a region (F3): its unpaired openers stay unpaired.
 fn close_region(marks: &mut Marks, heads: &mut Heads) {
-    if *heads == NO_HEADS {
+    if heads.iter().all(|&h| h == NONE) {
         return;
     }
     for head in heads.iter_mut() {
