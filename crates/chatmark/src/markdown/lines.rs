@@ -70,6 +70,18 @@ pub(super) fn start<U: Unit>(line: &[U]) -> Start {
 /// `raw` is the raw line or the input from the line's start on: the prefix ends at the
 /// line break either way, so the scan need not find the line's end first.
 pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
+    // the commonest prefix, a bullet at the line's start (P3), read directly: what the
+    // general reading below gives it (no level, the marker and the spaces after it)
+    if let (Some(b'-' | b'*' | b'+'), Some(b' ')) =
+        (raw.first().map(|c| c.byte()), raw.get(1).map(|c| c.byte()))
+    {
+        return (1 + count(raw, 1, b' '), StyleSet::of(StyleCode::Bullet));
+    }
+    prefix_in_general(raw)
+}
+
+/// [`prefix`] by the general reading of P1–P3.
+fn prefix_in_general<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
     let mut i = 0;
     let mut level = 0usize;
     // P1/P2: space runs and quote runs, alternating.
@@ -163,6 +175,31 @@ mod tests {
 
     fn closes(s: &str, open: usize) -> bool {
         closes_fence(s.as_bytes(), open)
+    }
+
+    /// P3: the bullet read directly is what the general reading gives, for every line of
+    /// up to five units over the prefixes' bytes, in both encodings.
+    #[test]
+    fn the_bullet_fast_path_agrees_with_the_general_reading_p3() {
+        let alphabet = ['-', '*', '+', ' ', '>', '#', '1', '.', 'x', '\n', '\r'];
+        let mut line = Vec::new();
+        let mut taken = 0;
+        for n in 0..=5u32 {
+            for mut k in 0..alphabet.len().pow(n) {
+                line.clear();
+                for _ in 0..n {
+                    line.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                let s: String = line.iter().collect();
+                let got = prefix(s.as_bytes());
+                assert_eq!(got, prefix_in_general(s.as_bytes()), "{s:?}");
+                let units: Vec<u16> = s.encode_utf16().collect();
+                assert_eq!(prefix(&units[..]), got, "UTF-16 {s:?}");
+                taken += usize::from(s.len() > 1 && "-*+".contains(&s[..1]) && &s[1..2] == " ");
+            }
+        }
+        assert!(taken > 4_000, "{taken}");
     }
 
     #[test]
