@@ -36,6 +36,12 @@ pub(crate) fn eq(v: m128i, b: u8) -> m128i {
     cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b as i8))
 }
 
+/// The bytes of `v` with only the bits of `m` kept.
+#[inline(always)]
+pub(crate) fn and(v: m128i, m: u8) -> m128i {
+    bitand_m128i(v, set_splat_i8_m128i(m as i8))
+}
+
 /// `a | b`, bytewise.
 #[inline(always)]
 pub(crate) fn or(a: m128i, b: m128i) -> m128i {

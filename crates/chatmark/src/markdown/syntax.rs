@@ -159,14 +159,35 @@ const MARK: u32 = 8;
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
-    use crate::sse2::{bits, eq, or};
+    use crate::sse2::{and, bits, eq, or};
     let v = U::vector(chunk);
+    // `\n` (0x0A) and `*` (0x2A) differ in bit 5 alone: one compare with it cleared finds
+    // both, and no other byte
+    let pair = eq(and(v, !0x20), b'\n');
     bits(
-        INLINE_BYTES
+        OTHER_INLINE_BYTES
             .iter()
-            .fold(eq(v, b'\n'), |hits, &b| or(hits, eq(v, b))),
+            .fold(pair, |hits, &b| or(hits, eq(v, b))),
     )
 }
+
+/// [`INLINE_BYTES`] but `*`, which [`special_mask`] finds with `\n`.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+#[cfg(target_arch = "x86_64")]
+const OTHER_INLINE_BYTES: [u8; INLINE_BYTES.len() - 1] = {
+    let mut t = [0u8; INLINE_BYTES.len() - 1];
+    let (mut k, mut n) = (0, 0);
+    while k < INLINE_BYTES.len() {
+        if INLINE_BYTES[k] != b'*' {
+            assert!(n < t.len(), "`*` is an inline byte");
+            t[n] = INLINE_BYTES[k];
+            n += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// Byte `k` (little-endian) set to 1 when unit `k` of `chunk` is in [`SCAN_TABLE`]: the
 /// compiler vectorises the comparisons, and reads the marks as one number.
@@ -245,6 +266,36 @@ mod tests {
                 .unwrap_or(units.len());
             assert_eq!(super::next_special(&units, from), want, "{from}");
             assert_eq!(super::next_special_by_table(&units, from), want, "{from}");
+        }
+    }
+
+    /// Every byte value and every UTF-16 unit is a stop exactly when the table says so,
+    /// in the vector search's chunks (full and overlapped) and in the table search: the
+    /// compare that finds `\n` and `*` together finds nothing else.
+    #[test]
+    fn each_unit_value_stops_the_search_exactly_when_special() {
+        for b in 0..=u8::MAX {
+            let want = |at: usize, len: usize| {
+                if super::SCAN_TABLE[usize::from(b)] {
+                    at
+                } else {
+                    len
+                }
+            };
+            for (len, at) in [(20, 5), (20, 17), (40, 33)] {
+                let mut s = vec![b'a'; len];
+                s[at] = b;
+                assert_eq!(super::next_special(&s, 0), want(at, len), "{b:#x}");
+                assert_eq!(super::next_special_by_table(&s, 0), want(at, len), "{b:#x}");
+            }
+        }
+        for u in 0..=u16::MAX {
+            let special = u < 0x100 && super::SCAN_TABLE[usize::from(u)];
+            let mut s = vec![u16::from(b'a'); 20];
+            s[5] = u;
+            let want = if special { 5 } else { 20 };
+            assert_eq!(super::next_special(&s, 0), want, "{u:#x}");
+            assert_eq!(super::next_special_by_table(&s, 0), want, "{u:#x}");
         }
     }
 
