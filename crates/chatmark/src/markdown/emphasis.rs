@@ -137,8 +137,19 @@ impl Matcher {
         marks: &mut Marks,
     ) {
         let me = marks.push_delim(at, len);
-        if !(can_close && len <= 2 && self.closes_top(ch, len, can_open, me, marks)) {
-            self.match_run(me, ch, len, can_open, can_close, marks);
+        if can_close {
+            if !(len <= 2 && self.closes_top(ch, len, can_open, me, marks)) {
+                self.match_run(me, ch, len, can_open, can_close, marks);
+            }
+        } else if can_open {
+            // a run that cannot close only waits on the stack, whole
+            self.stack.push(Opener {
+                run: me,
+                count: sat32(len),
+                ch,
+                orig_mod3: (len % 3) as u8,
+                can_close: false,
+            });
         }
     }
 
