@@ -159,16 +159,23 @@ pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spel
 /// ASCII letters (checked at build time), so anything else ends the look early.
 #[inline(always)]
 fn name_by_units<U: Unit>(units: &[U], close: u8) -> Option<(usize, Tag)> {
-    let mut key = 0u128;
+    // the key in two words (a `u128` shift by a variable is a library call on targets
+    // without 128-bit shifts, the wasm's)
+    let (mut lo, mut hi) = (0u64, 0u64);
     for (k, c) in units.iter().take(Tag::LONGEST_NAME + 1).enumerate() {
         let b = c.byte();
         if b == close {
+            let key = u128::from(lo) | u128::from(hi) << 64;
             return Some((k, Tag::from_key(key, k)?));
         }
         if !b.is_ascii_lowercase() {
             return None;
         }
-        key |= u128::from(b) << (8 * k);
+        if k < 8 {
+            lo |= u64::from(b) << (8 * k);
+        } else {
+            hi |= u64::from(b) << (8 * (k - 8));
+        }
     }
     None
 }
