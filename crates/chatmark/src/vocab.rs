@@ -83,13 +83,66 @@ impl Tag {
     /// integer compares instead of a string compare per tag (the markdown scan reads every
     /// `{` and `<` as a possible tag, I3).
     pub(crate) fn from_key(key: u128, len: usize) -> Option<Tag> {
-        Tag::ALL
-            .iter()
-            .zip(KEYS)
-            .find(|&(_, (k, l))| l == len && k == key)
-            .map(|(t, _)| *t)
+        // the one tag the key can be (a perfect hash of the names), then its key compared
+        let k = usize::from(BY_HASH.get(key_hash(key, HASH_MUL)).copied().unwrap_or(0));
+        let (tag, want) = (Tag::ALL.get(k)?, KEYS.get(k)?);
+        (*want == (key, len)).then_some(*tag)
     }
 }
+
+/// Bits of [`key_hash`]: a table of at least twice as many slots as there are tags.
+const HASH_BITS: u32 = (2 * Tag::COUNT).next_power_of_two().trailing_zeros();
+
+/// A name key's slot in [`BY_HASH`]: its two halves folded into one word, times `mul`, the
+/// top [`HASH_BITS`] bits.
+#[inline(always)]
+const fn key_hash(key: u128, mul: u64) -> usize {
+    ((key as u64 ^ (key >> 64) as u64).wrapping_mul(mul) >> (64 - HASH_BITS)) as usize
+}
+
+/// The first odd multiplier of a pseudo-random sequence that gives every tag's key a slot
+/// of its own, found at compile time: [`key_hash`] is then a perfect hash of the names.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+const HASH_MUL: u64 = {
+    let mut mul: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut tries = 0;
+    loop {
+        assert!(tries < 1000, "no perfect hash of the tag names");
+        let mut taken = [false; 1 << HASH_BITS];
+        let mut k = 0;
+        while k < Tag::COUNT && !taken[key_hash(KEYS[k].0, mul)] {
+            taken[key_hash(KEYS[k].0, mul)] = true;
+            k += 1;
+        }
+        if k == Tag::COUNT {
+            break mul;
+        }
+        // the next odd candidate, from a linear congruential sequence
+        mul = mul
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407)
+            | 1;
+        tries += 1;
+    }
+};
+
+/// Per [`key_hash`] slot, the index of the tag whose key lands there (or of any tag, whose
+/// key then fails the compare).
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+static BY_HASH: [u8; 1 << HASH_BITS] = {
+    let mut t = [0u8; 1 << HASH_BITS];
+    let mut k = 0;
+    while k < Tag::COUNT {
+        t[key_hash(KEYS[k].0, HASH_MUL)] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+// BY_HASH holds tag indexes as bytes.
+const _: () = assert!(Tag::COUNT <= 256);
 
 /// A name's first sixteen bytes packed into an integer, the first byte lowest.
 // A const fn (the key table is built at compile time): indexes are below `name.len()`.
@@ -298,6 +351,44 @@ mod tests {
             assert!(t.name().len() <= Tag::LONGEST_NAME);
             assert_eq!(markup(t.code()), Markup::Tag(t), "{t:?}");
         }
+    }
+
+    /// I3, H3: the perfect hash finds every name, and nothing else: each name with a byte
+    /// changed, cut short, run on or doubled, and the names' bytes in other orders, read
+    /// as a linear search over the names reads them.
+    #[test]
+    fn names_are_found_by_hash_exactly_i3() {
+        let linear = |name: &[u8]| Tag::ALL.into_iter().find(|t| t.name().as_bytes() == name);
+        let mut rng = crate::rng::Rng(0xC2B2_AE3D_27D4_EB4F);
+        let mut found = 0;
+        for k in 0..50_000 {
+            let t = Tag::ALL[k % Tag::COUNT];
+            let mut name = t.name().as_bytes().to_vec();
+            match rng.below(6) {
+                0 => {
+                    let at = rng.below(name.len());
+                    name[at] = b'a' + rng.below(26) as u8;
+                }
+                1 => name.truncate(rng.below(name.len())),
+                2 => name.push(b'a' + rng.below(26) as u8),
+                3 => name.extend_from_slice(Tag::ALL[rng.below(Tag::COUNT)].name().as_bytes()),
+                4 => {
+                    for i in (1..name.len()).rev() {
+                        name.swap(i, rng.below(i + 1));
+                    }
+                }
+                _ => {}
+            }
+            let want = linear(&name);
+            assert_eq!(
+                Tag::from_name(&name),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(&name)
+            );
+            found += usize::from(want.is_some());
+        }
+        assert!(found > 5_000, "{found}");
     }
 
     #[test]
