@@ -13,32 +13,33 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 use super::syntax::next_special;
-use super::syntax::{CLASS, INLINE, PREFIX, SCAN_BITS};
+use super::syntax::{CLASS, PREFIX};
+#[cfg(any(test, target_arch = "wasm32"))]
+use super::syntax::{INLINE, SCAN_BITS};
 use crate::source::{units, Source, Unit};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics.
 pub(super) fn is_plain(input: Source<'_>) -> bool {
-    match input {
-        #[cfg(not(target_arch = "wasm32"))]
-        Source::Utf8(s) => plain_bytes(s.as_bytes()),
-        _ => units!(input, u => plain(u)),
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    return units!(input, u => plain_by_search(u));
+    #[cfg(target_arch = "wasm32")]
+    return units!(input, u => plain(u));
 }
 
-/// Natively, UTF-8 through the scan's own search ([`next_special`], sixteen bytes at a
-/// time): a plain message stops only at its line breaks, each followed by a byte that is not
-/// a line prefix.
+/// Natively, through the scan's own search ([`next_special`], sixteen units at a time): a
+/// plain message stops only at its line breaks, each followed by a unit that is not a line
+/// prefix.
 #[cfg(not(target_arch = "wasm32"))]
-fn plain_bytes(s: &[u8]) -> bool {
-    let prefix = |b: &u8| CLASS.get(usize::from(*b)).copied().unwrap_or(0) & PREFIX != 0;
+fn plain_by_search<U: Unit>(s: &[U]) -> bool {
+    let prefix = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0) & PREFIX != 0;
     if s.first().is_some_and(prefix) {
         return false;
     }
     let mut k = 0;
     loop {
         let j = next_special(s, k);
-        match s.get(j) {
+        match s.get(j).map(|c| c.byte()) {
             None => return true,
             Some(b'\n') if !s.get(j + 1).is_some_and(prefix) => k = j + 1,
             Some(_) => return false,
@@ -46,10 +47,11 @@ fn plain_bytes(s: &[u8]) -> bool {
     }
 }
 
-/// UTF-16 (and UTF-8 in the wasm): eight units at a time by their low bytes, through the
-/// scan's table of the inline bytes and the line break; a chunk that has one (or seems to:
-/// a UTF-16 unit's low byte may be markup) is read unit by unit, by the rule the tests'
-/// `plain_by_unit` states.
+/// In the wasm (no vector instructions there): eight units at a time by their low bytes,
+/// through the scan's table of the inline bytes and the line break; a chunk that has one
+/// (or seems to: a UTF-16 unit's low byte may be markup) is read unit by unit, by the rule
+/// the tests' `plain_by_unit` states. (Natively the tests check it too.)
+#[cfg(any(test, target_arch = "wasm32"))]
 fn plain<U: Unit>(input: &[U]) -> bool {
     let class = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0);
     let stop = |c: &U| {
