@@ -122,12 +122,6 @@ impl Matcher {
         self.stack.shrink_to(n);
     }
 
-    /// The capacity of its stack, in entries.
-    #[cfg(test)]
-    pub(super) fn capacity(&self) -> usize {
-        self.stack.capacity()
-    }
-
     /// Matches the next run of the paragraph (read in source order, starting at byte `at`),
     /// recording it and its events, and those of the openers it closes, in `marks`.
     // Once per delimiter run in the scan's loop: inline, with the general path out of line

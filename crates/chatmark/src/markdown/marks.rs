@@ -152,18 +152,8 @@ impl Marks {
         self.codes.shrink_to(n);
     }
 
-    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.list.len()
-    }
-
-    /// The largest capacity of its buffers, in entries.
-    #[cfg(test)]
-    pub(super) fn largest(&self) -> usize {
-        self.list
-            .capacity()
-            .max(self.wide.capacity())
-            .max(self.codes.capacity())
     }
 
     /// How many runs to reserve for a message of `units` units. A run begins where the

@@ -183,40 +183,22 @@ impl Scratch {
         slots: [const { Vec::new() }; INLINE_SLOTS],
     };
 
-    /// Empties what a message of `units` units used (the scan leaves `heads` empty itself,
-    /// and the walk the slot stacks). Only after a message of over half [`Scratch::KEEP`]
-    /// units are the buffers trimmed: a buffer holds at most an entry per unit, so a
-    /// shorter message grows none past twice its length, and the capacity tests are
-    /// skipped for it.
-    fn reset(&mut self, units: usize) {
-        self.marks.clear();
-        self.matcher.reset();
-        self.ticks.clear();
-        if units > Self::KEEP / 2 {
-            self.marks.shrink_to(Self::KEEP);
-            self.matcher.shrink_to(Self::KEEP);
-            self.ticks.shrink_to(Self::KEEP);
-            for slot in &mut self.slots {
-                slot.clear();
-                slot.shrink_to(Self::KEEP);
+    /// Empties what a message used (the scan leaves `heads` empty itself).
+    fn reset(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            v.clear();
+            if v.capacity() > Scratch::KEEP {
+                v.shrink_to(Scratch::KEEP);
             }
         }
-    }
-}
-
-#[cfg(test)]
-impl Scratch {
-    /// The largest capacity of any buffer, in entries.
-    fn largest(&self) -> usize {
-        let slots = self.slots.iter().map(Vec::capacity);
-        [
-            self.marks.largest(),
-            self.matcher.capacity(),
-            self.ticks.capacity(),
-        ]
-        .into_iter()
-        .chain(slots)
-        .fold(0, usize::max)
+        if self.marks.len() > Self::KEEP {
+            self.marks.shrink_to(Self::KEEP);
+        }
+        self.marks.clear();
+        self.matcher.reset();
+        self.matcher.shrink_to(Scratch::KEEP);
+        trim(&mut self.ticks);
+        self.slots.iter_mut().for_each(trim);
     }
 }
 
@@ -234,7 +216,7 @@ fn parse(src: Source<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> 
     let mut found = Vec::new();
     crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
         found = run(src, scratch, notes, out);
-        scratch.reset(src.len());
+        scratch.reset();
     });
     found
 }
@@ -292,32 +274,4 @@ fn one_pass<'a, T: TypedSource<'a>, O: Output>(
         want_notes,
     }
     .run(src)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The per-thread buffers stay within [`Scratch::KEEP`] entries between calls: a
-    /// message up to half that long grows none past it (they are not trimmed after it), a
-    /// longer one is trimmed.
-    #[test]
-    fn scratch_stays_within_its_bound_between_messages() {
-        // (a test runs on a thread of its own: the buffers start empty)
-        let largest = || SCRATCH.with(|s| s.borrow().largest());
-        // a mark per unit or so: delimiter runs, tags, escapes and lines with codes
-        let dense = "*a* {red}b{/red} \\* ~~c~~\n- d\n".repeat(200);
-        let short = &dense[..Scratch::KEEP / 2];
-        let _ = parse_markdown(short);
-        assert!(largest() <= Scratch::KEEP, "{}", largest());
-        assert!(
-            largest() >= Scratch::KEEP / 16,
-            "the marks were kept: {}",
-            largest()
-        );
-        let long = dense.repeat(8);
-        assert!(long.len() > 4 * Scratch::KEEP);
-        let _ = parse_markdown(&long);
-        assert!(largest() <= Scratch::KEEP, "{}", largest());
-    }
 }
