@@ -191,6 +191,9 @@ impl Scratch {
                 v.shrink_to(Scratch::KEEP);
             }
         }
+        // (a known gap: `shrink_to` keeps at least the length, so this leaves the marks at
+        // the longest message's size; the memory test's bound leans on that, and the fix
+        // waits for smaller marks: benches/RESULTS.md, Memory)
         if self.marks.len() > Self::KEEP {
             self.marks.shrink_to(Self::KEEP);
         }
