@@ -1,7 +1,9 @@
 //! Scaling check (L1): every pathological family is built at N and 2N (N giving about 1 MB
 //! of input) and timed 5 times each, alternately; the check fails when the median
 //! time(2N) over the median time(N)
-//! exceeds 3.0 for any family (a linear parser gives about 2). Prints the table. The
+//! exceeds 3.0 for any family (a linear parser gives about 2) in each of three measurements
+//! (the second and third are taken only after a ratio over 3.0: a quadratic family gives
+//! about 4 every time, a burst of load on a shared machine only once). Prints the table. The
 //! families cover parsing in both modes, normalisation and rendering back (W1, W2); this is
 //! where wall-clock ratios are asserted, never in `cargo test` (a busy machine fails those).
 //!
@@ -382,10 +384,23 @@ fn main() {
         }
         let small = (f.build)(n);
         let big = (f.build)(2 * n);
-        let (a, b) = medians(f.mode, &small, &big);
-        let ratio = b / a.max(1e-9);
+        let (mut a, mut b) = medians(f.mode, &small, &big);
+        let mut ratio = b / a.max(1e-9);
+        let mut tries = 1;
+        // A burst of load on a shared machine can push one measurement over the bound; a
+        // parser that is not linear stays over it however often it is measured.
+        while ratio > 3.0 && tries < 3 {
+            (a, b) = medians(f.mode, &small, &big);
+            ratio = b / a.max(1e-9);
+            tries += 1;
+        }
+        let note = if tries > 1 {
+            format!(" (measurement {tries})")
+        } else {
+            String::new()
+        };
         println!(
-            "| {} | {} | {:.2} ms | {:.2} ms | {:.2} |",
+            "| {} | {} | {:.2} ms | {:.2} ms | {:.2}{note} |",
             f.name,
             small.len(),
             a * 1e3,
