@@ -91,9 +91,6 @@ impl Output for Utf16Out<'_, '_> {
     }
 }
 
-/// [`State::line_end`] outside a line with codes: past every mark.
-const NO_LINE: usize = usize::MAX;
-
 /// The walk's state.
 pub(super) struct Emit<'w, O> {
     pub out: O,
@@ -123,10 +120,10 @@ struct State {
     style: StyleSet,
     /// The inline codes of the last text given a span.
     last_inline: StyleSet,
-    /// The UTF-16 position where the current line's content began, and where its content
-    /// ends, while in a line with codes ([`NO_LINE`] otherwise).
+    /// Whether the walk is in the content of a line with codes, and the UTF-16 position
+    /// where that content began.
+    in_line: bool,
     line_start: usize,
-    line_end: usize,
 }
 
 impl<O: Output> Emit<'_, O> {
@@ -143,8 +140,8 @@ impl<O: Output> Emit<'_, O> {
             codes: StyleSet::EMPTY,
             style: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
+            in_line: false,
             line_start: 0,
-            line_end: NO_LINE,
         };
         let mut notes = Vec::new();
         let mut k = 0;
@@ -152,11 +149,6 @@ impl<O: Output> Emit<'_, O> {
         let mut line = 0;
         while let Some(m) = self.marks.mark(k) {
             let at = m.at as usize;
-            // the content of a line with codes ends before the next mark after it
-            if at >= st.line_end {
-                let end = st.line_end;
-                self.end_line(&mut st, s, end);
-            }
             match m.kind() {
                 Kind::Remove => {
                     self.out.push(st.kept, at);
@@ -168,7 +160,7 @@ impl<O: Output> Emit<'_, O> {
                     st.kept = at + 1;
                 }
                 Kind::Line => {
-                    let (prefix, end) = (m.prefix(), m.line_end());
+                    let prefix = m.prefix();
                     // the prefix goes, and the line's codes apply from its content on
                     self.out.push(st.kept, at);
                     st.kept = at + prefix;
@@ -177,10 +169,11 @@ impl<O: Output> Emit<'_, O> {
                     line += 1;
                     st.style = st.inline.with(st.codes);
                     st.line_start = self.runs.position();
-                    st.line_end = end;
+                    st.in_line = true;
                 }
+                Kind::LineEnd => self.end_line(&mut st, s, at),
                 Kind::Delim => {
-                    let (len, e) = (m.len(), self.marks.events(m));
+                    let (len, e) = self.marks.delim(m);
                     // [closing-used | literal | opening-used]
                     let (two, one) = match s.get(at).map(|c| c.byte()) {
                         Some(b'~') => (StyleCode::Strike, StyleCode::Strike),
@@ -205,7 +198,10 @@ impl<O: Output> Emit<'_, O> {
                 Kind::Tag => {
                     let (len, closing) = (m.tag_len(), m.closing());
                     let me = u32::try_from(k).unwrap_or(u32::MAX);
-                    match m.partner() {
+                    let partner = self.marks.partner(k);
+                    // (the tag's second entry, its partner, is read)
+                    k += 1;
+                    match partner {
                         Some(p) => {
                             self.flush(&mut st, at);
                             st.kept = at + len;
@@ -248,10 +244,6 @@ impl<O: Output> Emit<'_, O> {
             }
             k += 1;
         }
-        if st.line_end != NO_LINE {
-            let end = st.line_end;
-            self.end_line(&mut st, s, end);
-        }
         let end = s.len();
         if st.style.is_empty() {
             // unstyled to the end: no span follows, so its length is not counted
@@ -278,7 +270,7 @@ impl<O: Output> Emit<'_, O> {
         }
         st.codes = StyleSet::EMPTY;
         st.style = st.inline;
-        st.line_end = NO_LINE;
+        st.in_line = false;
     }
 
     /// Copies the text up to `at` and gives what was written since the last span one span
@@ -299,11 +291,11 @@ impl<O: Output> Emit<'_, O> {
 /// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
 fn restyle(st: &mut State) {
     st.inline = st.tags.with_flags_of(st.pairs);
-    // (a line has codes exactly while the walk is in one: `line_end` says so in one compare)
-    st.style = if st.line_end == NO_LINE {
-        st.inline
-    } else {
+    // (a line has codes exactly while the walk is in one)
+    st.style = if st.in_line {
         st.inline.with(st.codes)
+    } else {
+        st.inline
     };
 }
 

@@ -26,8 +26,9 @@ struct Opener {
 }
 
 /// The pairs a delimiter run takes part in: how many it closes and opens of each of its
-/// codes (`b` by two delimiters, `i` by one; a `~~` run counts its `s` as `b`). Packed in a
-/// `u32` of four 7-bit counts; a count past 127 moves the run to a side table of [`Marks`].
+/// codes (`b` by two delimiters, `i` by one; a `~~` run counts its `s` as `b`). Packed as
+/// four 5-bit counts above the run's 5-bit length in its mark; a run past 31 delimiters is
+/// in a side table of [`Marks`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Events {
     pub close_two: u32,
@@ -36,11 +37,13 @@ pub(super) struct Events {
     pub open_one: u32,
 }
 
-/// The largest count a packed field holds.
-pub(super) const FIELD: u32 = 0x7f;
-/// Where the packed `open_two` and `open_one` counts begin.
-pub(super) const OPEN_TWO_AT: u32 = 14;
-pub(super) const OPEN_ONE_AT: u32 = 21;
+/// The largest count (or run length) a packed field holds.
+pub(super) const FIELD: u32 = 0x1f;
+/// Where the packed counts begin (the run's length is the field below them).
+pub(super) const CLOSE_TWO_AT: u32 = 5;
+pub(super) const CLOSE_ONE_AT: u32 = 10;
+pub(super) const OPEN_TWO_AT: u32 = 15;
+pub(super) const OPEN_ONE_AT: u32 = 20;
 
 impl Events {
     /// Delimiters the run uses closing, then opening (`[closing | literal | opening]`).
@@ -65,17 +68,19 @@ impl Events {
             <= FIELD
     }
 
+    /// The counts in their packed fields (the length's field left zero).
     pub(super) fn pack(self) -> u32 {
-        self.close_two
-            | self.close_one << 7
+        self.close_two << CLOSE_TWO_AT
+            | self.close_one << CLOSE_ONE_AT
             | self.open_two << OPEN_TWO_AT
             | self.open_one << OPEN_ONE_AT
     }
 
+    /// The counts of a packed payload.
     pub(super) fn unpack(p: u32) -> Events {
         Events {
-            close_two: p & FIELD,
-            close_one: p >> 7 & FIELD,
+            close_two: p >> CLOSE_TWO_AT & FIELD,
+            close_one: p >> CLOSE_ONE_AT & FIELD,
             open_two: p >> OPEN_TWO_AT & FIELD,
             open_one: p >> OPEN_ONE_AT & FIELD,
         }
@@ -120,6 +125,12 @@ impl Matcher {
 
     pub(super) fn shrink_to(&mut self, n: usize) {
         self.stack.shrink_to(n);
+    }
+
+    /// The capacity of its stack, in entries.
+    #[cfg(test)]
+    pub(super) fn capacity(&self) -> usize {
+        self.stack.capacity()
     }
 
     /// Matches the next run of the paragraph (read in source order, starting at byte `at`),
@@ -256,14 +267,7 @@ impl Matcher {
         }
         let two = len == 2;
         marks.add_open(o.run, two);
-        marks.set_closes(
-            me,
-            Events {
-                close_two: u32::from(two),
-                close_one: u32::from(!two),
-                ..Events::default()
-            },
-        );
+        marks.set_close(me, two);
         self.stack.pop();
         true
     }
@@ -293,7 +297,7 @@ mod tests {
         }
         (0..runs.len())
             .map(|k| match marks.mark(k) {
-                Some(m) if m.kind() == Kind::Delim => marks.events(m),
+                Some(m) if m.kind() == Kind::Delim => marks.delim(m).1,
                 other => panic!("{other:?}"),
             })
             .collect()
@@ -350,7 +354,7 @@ mod tests {
         for k in 0..fast_marks.len() {
             let (a, b) = (fast_marks.mark(k), general_marks.mark(k));
             assert_eq!(a, b, "run {k}");
-            let events = |marks: &Marks, m: Option<Mark>| m.map(|m| marks.events(m));
+            let events = |marks: &Marks, m: Option<Mark>| m.map(|m| marks.delim(m));
             assert_eq!(events(&fast_marks, a), events(&general_marks, b), "run {k}");
         }
         assert!(taken > 10_000, "{taken}");
@@ -364,5 +368,23 @@ mod tests {
         let e = events(&runs);
         assert_eq!(e[0].open_two, 200);
         assert!(e[1..].iter().all(|x| x.close_two == 1));
+        // either side of the packed length's width (31): an opener used up by `**` closers
+        // and a last `*`
+        for len in [30, 31, 32, 33] {
+            let mut runs = vec![(b'*', len, true, false)];
+            runs.extend(std::iter::repeat_n((b'*', 2, false, true), len / 2));
+            runs.extend(std::iter::repeat_n((b'*', 1, false, true), len % 2));
+            let mut m = Matcher::default();
+            let mut marks = Marks::default();
+            for (k, &(ch, len, o, c)) in runs.iter().enumerate() {
+                m.run(k, ch, len, o, c, &mut marks);
+            }
+            let (run_len, e) = marks.mark(0).map(|m| marks.delim(m)).unwrap_or_default();
+            assert_eq!(run_len, len);
+            assert_eq!(
+                (e.open_two, e.open_one),
+                ((len / 2) as u32, (len % 2) as u32)
+            );
+        }
     }
 }

@@ -1,11 +1,12 @@
 //! The marks of a message: what the scan ([`super::scan`]) found that is not plain text,
-//! in source order, for the output walk ([`super::emit`]). One [`Mark`] (12 bytes) per
-//! delimiter run (I4, I5) with the pairs it takes part in, per tag (I3) with its partner,
-//! per escape (I2), per line prefix or blank line's spaces that go (P1–P3, 2.3), and one
-//! per paragraph line that carries line codes (P4: where its prefix and content begin and
-//! end). Everything between marks is the message's own text, copied as it is.
+//! in source order, for the output walk ([`super::emit`]). One [`Mark`] (8 bytes) per
+//! delimiter run (I4, I5) with its length and the pairs it takes part in, per escape (I2),
+//! per line prefix or blank line's spaces that go (P1–P3, 2.3); two per tag (I3), the
+//! second holding its partner; and two per paragraph line that carries line codes (P4),
+//! where its content begins (after its prefix) and where it ends. Everything between marks
+//! is the message's own text, copied as it is.
 
-use super::emphasis::{Events, FIELD, OPEN_ONE_AT, OPEN_TWO_AT};
+use super::emphasis::{Events, CLOSE_ONE_AT, CLOSE_TWO_AT, FIELD, OPEN_ONE_AT, OPEN_TWO_AT};
 use crate::sort::sat32;
 use crate::vocab::Tag;
 use crate::StyleSet;
@@ -14,14 +15,12 @@ use crate::StyleSet;
 /// figures' 4 KB).
 const CHAT_SIZE: usize = 4096;
 
-/// One mark: where it is, a kind-specific argument, and its kind with a payload.
+/// One mark: where it is, and its kind with a payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Mark {
-    /// First unit of the mark in the input.
+    /// First unit of the mark in the input (in a tag's second entry: its partner, [`NONE`]
+    /// if it has none, or while it is an unpaired opener the previous opener of its kind).
     pub at: u32,
-    /// A delimiter run's or a removal's length; a tag's partner ([`NONE`] if it has none)
-    /// or, while it is an unpaired opener, the previous opener of its kind.
-    arg: u32,
     info: u32,
 }
 
@@ -31,32 +30,38 @@ const TAG: u32 = 1 << 29;
 const ESCAPE: u32 = 2 << 29;
 const REMOVE: u32 = 3 << 29;
 const LINE: u32 = 4 << 29;
-/// A delimiter run whose counts live in the side table (at the payload's index); a paired
-/// opening tag that the output walk saw closed while an inner tag of its slot was open.
+const LINE_END: u32 = 5 << 29;
+/// A tag's second entry.
+const LINK: u32 = 6 << 29;
+/// A delimiter run whose length and counts live in the side table (at the payload's
+/// index); a paired opening tag that the output walk saw closed while an inner tag of its
+/// slot was open.
 const FLAG: u32 = 1 << 28;
 const PAYLOAD: u32 = FLAG - 1;
 /// No mark (a tag with no partner, the end of a list of openers).
 pub(super) const NONE: u32 = u32::MAX;
 
 /// What a [`Mark`] is ([`Mark::kind`]); each kind's fields are read by the methods of
-/// [`Mark`] named for it.
+/// [`Mark`] or [`Marks`] named for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
-    /// A `*`, `_` or `~~` run of [`Mark::len`] units and the pairs it takes part in
-    /// ([`Marks::events`]; I4, I5).
+    /// A `*`, `_` or `~~` run: its length and the pairs it takes part in are
+    /// [`Marks::delim`] (I4, I5).
     Delim,
-    /// An I3 tag of [`Mark::tag_len`] units, [`Mark::tag`], opening or [`Mark::closing`],
-    /// with its [`Mark::partner`] if paired (whether the walk marked a paired opener closed
-    /// is [`Marks::ended`]).
+    /// An I3 tag of [`Mark::tag_len`] units, [`Mark::tag`], opening or [`Mark::closing`];
+    /// the next entry holds its partner if paired ([`Marks::partner`]; whether the walk
+    /// marked a paired opener closed is [`Marks::ended`]).
     Tag,
     /// A backslash that escapes the next character (I2): it goes.
     Escape,
     /// [`Mark::len`] units that go: a line prefix (P1–P3) or a blank line's spaces (2.3).
     Remove,
     /// A paragraph line with line codes (P4) starts here: its first [`Mark::prefix`] units
-    /// go, its content ends at [`Mark::line_end`] (before its line break, 1.3); its codes
-    /// are the next entry of [`Marks::line_codes`].
+    /// go; its codes are the next entry of [`Marks::line_codes`].
     Line,
+    /// The content of the line with codes begun by the last [`Kind::Line`] ends here
+    /// (before its line break, 1.3).
+    LineEnd,
 }
 
 impl Mark {
@@ -68,14 +73,16 @@ impl Mark {
             TAG => Kind::Tag,
             ESCAPE => Kind::Escape,
             REMOVE => Kind::Remove,
-            _ => Kind::Line,
+            LINE => Kind::Line,
+            // (a tag's second entry is never read as a mark)
+            _ => Kind::LineEnd,
         }
     }
 
-    /// A delimiter run's or a removal's length.
+    /// A removal's length.
     #[inline(always)]
     pub(super) fn len(self) -> usize {
-        self.arg as usize
+        (self.info & PAYLOAD) as usize
     }
 
     /// A tag's length (a tag is at most a few units long).
@@ -99,31 +106,26 @@ impl Mark {
         self.info & 1 << 16 != 0
     }
 
-    /// A tag's partner, if it is paired.
-    #[inline(always)]
-    pub(super) fn partner(self) -> Option<u32> {
-        Some(self.arg).filter(|&p| p != NONE)
-    }
-
     /// A line's prefix length.
     #[inline(always)]
     pub(super) fn prefix(self) -> usize {
         (self.info & PAYLOAD) as usize
     }
+}
 
-    /// Where a line's content ends.
-    #[inline(always)]
-    pub(super) fn line_end(self) -> usize {
-        self.arg as usize
-    }
+/// A delimiter run too long for its mark's payload, or with counts too high for it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Wide {
+    len: u32,
+    events: Events,
 }
 
 /// The marks of a message in source order, plus side tables.
 #[derive(Debug, Default)]
 pub(super) struct Marks {
     list: Vec<Mark>,
-    /// Event counts too wide to pack.
-    wide: Vec<Events>,
+    /// Delimiter runs too long or with counts too high to pack.
+    wide: Vec<Wide>,
     /// Line codes, one per [`Kind::Line`] mark, in order.
     codes: Vec<StyleSet>,
     /// Pairs matched (delimiter pairs and tag pairs): sizes the output's runs.
@@ -139,19 +141,30 @@ impl Marks {
         pairs: 0,
     };
 
-    pub(super) fn clear(&mut self) {
+    /// Empties the marks, and gives back what any of their buffers holds past `keep`
+    /// entries.
+    pub(super) fn clear(&mut self, keep: usize) {
         self.list.clear();
         self.wide.clear();
         self.codes.clear();
         self.pairs = 0;
+        if self.list.capacity() > keep {
+            self.list.shrink_to(keep);
+            self.wide.shrink_to(keep);
+            self.codes.shrink_to(keep);
+        }
     }
 
-    pub(super) fn shrink_to(&mut self, n: usize) {
-        self.list.shrink_to(n);
-        self.wide.shrink_to(n);
-        self.codes.shrink_to(n);
+    /// The largest capacity of its buffers, in entries.
+    #[cfg(test)]
+    pub(super) fn largest(&self) -> usize {
+        self.list
+            .capacity()
+            .max(self.wide.capacity())
+            .max(self.codes.capacity())
     }
 
+    #[cfg(test)]
     pub(super) fn len(&self) -> usize {
         self.list.len()
     }
@@ -169,49 +182,71 @@ impl Marks {
     }
 
     #[inline]
-    fn push(&mut self, at: usize, arg: u32, info: u32) -> u32 {
-        self.list.push(Mark {
-            at: sat32(at),
-            arg,
-            info,
-        });
+    fn push(&mut self, at: u32, info: u32) -> u32 {
+        self.list.push(Mark { at, info });
         sat32(self.list.len() - 1)
     }
 
-    /// A delimiter run of `len` units at `at`, with no pairs yet.
+    /// A delimiter run of `len` units at `at`, with no pairs yet. Its length is packed
+    /// beside its counts, each at most its length; a run too long for that goes to the side
+    /// table.
     pub(super) fn push_delim(&mut self, at: usize, len: usize) -> u32 {
-        self.push(at, sat32(len), DELIM)
+        if len <= FIELD as usize {
+            return self.push(sat32(at), DELIM | len as u32);
+        }
+        let wide = sat32(self.wide.len());
+        self.wide.push(Wide {
+            len: sat32(len),
+            events: Events::default(),
+        });
+        self.push(sat32(at), DELIM | FLAG | (wide & PAYLOAD))
     }
 
     pub(super) fn push_escape(&mut self, at: usize) {
-        self.push(at, 0, ESCAPE);
+        self.push(sat32(at), ESCAPE);
     }
 
-    /// `len` units at `at` that go.
+    /// `len` units at `at` that go (in several marks past the payload's width: hundreds of
+    /// millions of spaces).
+    #[inline]
     pub(super) fn push_remove(&mut self, at: usize, len: usize) {
-        self.push(at, sat32(len), REMOVE);
+        if len > PAYLOAD as usize {
+            self.push_long_remove(at, len);
+        } else {
+            self.push(sat32(at), REMOVE | len as u32);
+        }
     }
 
-    /// A line with `codes` at `at`, whose first `prefix` units go; its end is set by
-    /// [`Marks::end_line`]. One mark per line: a list of short lines stays small.
-    pub(super) fn push_line(&mut self, at: usize, prefix: usize, codes: StyleSet) -> u32 {
+    #[cold]
+    #[inline(never)]
+    fn push_long_remove(&mut self, mut at: usize, mut len: usize) {
+        while len > PAYLOAD as usize {
+            self.push(sat32(at), REMOVE | PAYLOAD);
+            (at, len) = (at + PAYLOAD as usize, len - PAYLOAD as usize);
+        }
+        self.push(sat32(at), REMOVE | len as u32);
+    }
+
+    /// A line with `codes` at `at`, whose first `prefix` units go; [`Marks::end_line`]
+    /// says where its content ends. One mark at each end per line: a list of short lines
+    /// stays small.
+    #[inline]
+    pub(super) fn push_line(&mut self, at: usize, prefix: usize, codes: StyleSet) {
         let (at, prefix) = if prefix > PAYLOAD as usize {
-            // a prefix too long for the payload (hundreds of millions of spaces) goes by a
-            // mark of its own
-            self.push_remove(at, prefix);
+            // a prefix too long for the payload goes by marks of its own
+            self.push_long_remove(at, prefix);
             (at + prefix, 0)
         } else {
             (at, prefix)
         };
         self.codes.push(codes);
-        self.push(at, sat32(at), LINE | (prefix as u32 & PAYLOAD))
+        self.push(sat32(at), LINE | prefix as u32);
     }
 
-    /// Sets where the content of line mark `k` ends.
-    pub(super) fn end_line(&mut self, k: u32, end: usize) {
-        if let Some(m) = self.list.get_mut(k as usize) {
-            m.arg = sat32(end);
-        }
+    /// The content of the line with codes last pushed ends at `end`.
+    #[inline(always)]
+    pub(super) fn end_line(&mut self, end: usize) {
+        self.push(sat32(end), LINE_END);
     }
 
     /// The codes of the `k`-th line mark.
@@ -219,9 +254,9 @@ impl Marks {
         self.codes.get(k).copied().unwrap_or_default()
     }
 
-    /// An unpaired tag of `len` units at `at`; `prev` is what its `arg` holds (the previous
-    /// opener of its kind, for an opener; [`NONE`] for a closer). The payload holds the
-    /// length (a tag is at most a few units long), the tag and whether it closes.
+    /// An unpaired tag of `len` units at `at`; `prev` is what its second entry holds (the
+    /// previous opener of its kind, for an opener; [`NONE`] for a closer). The payload holds
+    /// the length (a tag is at most a few units long), the tag and whether it closes.
     pub(super) fn push_tag(
         &mut self,
         at: usize,
@@ -231,19 +266,36 @@ impl Marks {
         prev: u32,
     ) -> u32 {
         let info = (len.min(0xff) as u32) | (tag.index() as u32) << 8 | u32::from(closing) << 16;
-        self.push(at, prev, TAG | (info & PAYLOAD))
+        self.list.extend([
+            Mark {
+                at: sat32(at),
+                info: TAG | (info & PAYLOAD),
+            },
+            Mark {
+                at: prev,
+                info: LINK,
+            },
+        ]);
+        sat32(self.list.len() - 2)
     }
 
-    /// The `arg` of tag `k`: while it is an unpaired opener, the previous opener of its kind.
+    /// The second entry of tag `k`: while it is an unpaired opener, the previous opener of
+    /// its kind; once paired, its partner.
     pub(super) fn tag_link(&self, k: u32) -> u32 {
-        self.list.get(k as usize).map_or(NONE, |m| m.arg)
+        self.list.get(k as usize + 1).map_or(NONE, |m| m.at)
     }
 
-    /// Sets the `arg` of tag `k` to `v` (its partner, or [`NONE`]).
+    /// Sets the second entry of tag `k` to `v` (its partner, or [`NONE`]).
     pub(super) fn set_tag_link(&mut self, k: u32, v: u32) {
-        if let Some(m) = self.list.get_mut(k as usize) {
-            m.arg = v;
+        if let Some(m) = self.list.get_mut(k as usize + 1) {
+            m.at = v;
         }
+    }
+
+    /// The partner of tag `k`, if it is paired.
+    #[inline(always)]
+    pub(super) fn partner(&self, k: usize) -> Option<u32> {
+        self.list.get(k + 1).map(|m| m.at).filter(|&p| p != NONE)
     }
 
     /// Pairs tags `a` and `b` (I3).
@@ -267,14 +319,15 @@ impl Marks {
         self.list.get(k).copied()
     }
 
-    /// The pairs delimiter run `m` takes part in.
+    /// The length of delimiter run `m` and the pairs it takes part in.
     #[inline(always)]
-    pub(super) fn events(&self, m: Mark) -> Events {
+    pub(super) fn delim(&self, m: Mark) -> (usize, Events) {
         let payload = m.info & PAYLOAD;
         if m.info & FLAG != 0 {
-            self.wide.get(payload as usize).copied().unwrap_or_default()
+            let w = self.wide.get(payload as usize).copied().unwrap_or_default();
+            (w.len as usize, w.events)
         } else {
-            Events::unpack(payload)
+            ((payload & FIELD) as usize, Events::unpack(payload))
         }
     }
 
@@ -288,15 +341,24 @@ impl Marks {
     /// Records the closes of delimiter run `k`, which has no events yet (the matcher, I4).
     pub(super) fn set_closes(&mut self, k: u32, e: Events) {
         self.pairs += (e.close_two + e.close_one) as usize;
-        let wide_len = sat32(self.wide.len());
         let Some(m) = self.list.get_mut(k as usize) else {
             return;
         };
-        if e.fits() {
-            m.info = DELIM | e.pack();
-        } else {
-            m.info = DELIM | FLAG | (wide_len & PAYLOAD);
-            self.wide.push(e);
+        if m.info & FLAG == 0 && e.fits() {
+            m.info = DELIM | (m.info & FIELD) | e.pack();
+            return;
+        }
+        self.set_wide(k, e);
+    }
+
+    /// Records that delimiter run `k` of one or two delimiters, which has no events yet,
+    /// closes one pair, by two delimiters or by one (the matcher's fast path, I4).
+    #[inline(always)]
+    pub(super) fn set_close(&mut self, k: u32, two: bool) {
+        self.pairs += 1;
+        if let Some(m) = self.list.get_mut(k as usize) {
+            // (a run this short is always packed)
+            m.info |= 1 << if two { CLOSE_TWO_AT } else { CLOSE_ONE_AT };
         }
     }
 
@@ -307,49 +369,47 @@ impl Marks {
         let Some(m) = self.list.get_mut(k as usize) else {
             return;
         };
-        // the common case: a packed count with room, incremented in place
+        // the common case: a packed count with room, incremented in place (a run's counts
+        // never pass its length, so one that packs has room; the test is for safety)
         let shift = if two { OPEN_TWO_AT } else { OPEN_ONE_AT };
         if m.info & FLAG == 0 && (m.info >> shift) & FIELD < FIELD {
             m.info += 1 << shift;
             return;
         }
-        self.add_open_wide(k, two);
-    }
-
-    /// [`Marks::add_open`] past the packed count's width, or into the side table.
-    #[inline(never)]
-    fn add_open_wide(&mut self, k: u32, two: bool) {
         let Some(&m) = self.list.get(k as usize) else {
             return;
         };
-        let mut e = if m.info & FLAG != 0 {
-            self.wide
-                .get((m.info & PAYLOAD) as usize)
-                .copied()
-                .unwrap_or_default()
-        } else {
-            Events::unpack(m.info & PAYLOAD)
-        };
+        let (_, mut e) = self.delim(m);
         if two {
             e.open_two = e.open_two.saturating_add(1);
         } else {
             e.open_one = e.open_one.saturating_add(1);
         }
+        self.set_wide(k, e);
+    }
+
+    /// Sets the counts of delimiter run `k` in the side table, moving the run there if it
+    /// is not yet.
+    #[cold]
+    #[inline(never)]
+    fn set_wide(&mut self, k: u32, e: Events) {
         let wide_len = sat32(self.wide.len());
         let Some(m) = self.list.get_mut(k as usize) else {
             return;
         };
+        let payload = m.info & PAYLOAD;
         if m.info & FLAG != 0 {
-            if let Some(w) = self.wide.get_mut((m.info & PAYLOAD) as usize) {
-                *w = e;
+            if let Some(w) = self.wide.get_mut(payload as usize) {
+                w.events = e;
             }
-        } else if e.fits() {
-            m.info = DELIM | e.pack();
         } else {
             m.info = DELIM | FLAG | (wide_len & PAYLOAD);
-            self.wide.push(e);
+            self.wide.push(Wide {
+                len: payload & FIELD,
+                events: e,
+            });
         }
     }
 }
 
-const _: () = assert!(core::mem::size_of::<Mark>() == 12);
+const _: () = assert!(core::mem::size_of::<Mark>() == 8);

@@ -191,13 +191,7 @@ impl Scratch {
                 v.shrink_to(Scratch::KEEP);
             }
         }
-        // (a known gap: `shrink_to` keeps at least the length, so this leaves the marks at
-        // the longest message's size; the memory test's bound leans on that, and the fix
-        // waits for smaller marks: benches/RESULTS.md, Memory)
-        if self.marks.len() > Self::KEEP {
-            self.marks.shrink_to(Self::KEEP);
-        }
-        self.marks.clear();
+        self.marks.clear(Self::KEEP);
         self.matcher.reset();
         self.matcher.shrink_to(Scratch::KEEP);
         trim(&mut self.ticks);
@@ -277,4 +271,47 @@ fn one_pass<'a, T: TypedSource<'a>, O: Output>(
         want_notes,
     }
     .run(src)
+}
+
+#[cfg(test)]
+impl Scratch {
+    /// The largest capacity of any buffer, in entries.
+    fn largest(&self) -> usize {
+        let slots = self.slots.iter().map(Vec::capacity);
+        [
+            self.marks.largest(),
+            self.matcher.capacity(),
+            self.ticks.capacity(),
+        ]
+        .into_iter()
+        .chain(slots)
+        .fold(0, usize::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-thread buffers hold at most [`Scratch::KEEP`] entries between calls, however
+    /// long the last message was (the memory figures' bound holds on any thread).
+    #[test]
+    fn scratch_stays_within_its_bound_between_messages() {
+        // (a test runs on a thread of its own: the buffers start empty)
+        let largest = || SCRATCH.with(|s| s.borrow().largest());
+        // a mark per unit or so: delimiter runs, tags, escapes and lines with codes
+        let dense = "*a* {red}b{/red} \\* ~~c~~ *d\n- e\n".repeat(200);
+        let short = &dense[..Scratch::KEEP / 2];
+        let _ = parse_markdown(short);
+        assert!(largest() <= Scratch::KEEP, "{}", largest());
+        assert!(
+            largest() >= Scratch::KEEP / 16,
+            "the marks were not kept: {}",
+            largest()
+        );
+        let long = dense.repeat(8);
+        assert!(long.len() > 4 * Scratch::KEEP);
+        let _ = parse_markdown(&long);
+        assert!(largest() <= Scratch::KEEP, "{}", largest());
+    }
 }

@@ -92,14 +92,11 @@ impl Scan<'_> {
             }
             in_paragraph = true;
             let has_codes = !codes.is_empty();
-            let line = if has_codes {
-                marks.push_line(i, skip, codes)
-            } else {
-                if skip > 0 {
-                    marks.push_remove(i, skip);
-                }
-                NONE
-            };
+            if has_codes {
+                marks.push_line(i, skip, codes);
+            } else if skip > 0 {
+                marks.push_remove(i, skip);
+            }
             // the line's content begins after its prefix
             let mut j = i + skip;
             if let Some(stop) = code_until {
@@ -117,7 +114,7 @@ impl Scan<'_> {
                 }
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {
-                        marks.end_line(line, n);
+                        marks.end_line(n);
                     }
                     break n;
                 };
@@ -125,7 +122,7 @@ impl Scan<'_> {
                     b'\n' => {
                         if has_codes {
                             let cr = j > i && s.get(j - 1).is_some_and(|c| c.byte() == b'\r');
-                            marks.end_line(line, j - usize::from(cr));
+                            marks.end_line(j - usize::from(cr));
                         }
                         break j + 1;
                     }
