@@ -31,6 +31,8 @@ mod msg;
 mod normalize;
 mod render;
 mod resolve;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 mod sort;
 mod source;
 #[cfg(target_arch = "x86_64")]
@@ -39,6 +41,13 @@ mod style;
 mod swar;
 mod utf16;
 mod vocab;
+
+/// The target's sixteen-byte vector operations, where it has them: SSE2 natively on x86-64,
+/// `simd128` in the npm package's wasm.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128 as vector;
+#[cfg(target_arch = "x86_64")]
+use sse2 as vector;
 
 /// The npm package's vocabulary, generated from the engine's and checked for drift.
 #[cfg(test)]

@@ -38,8 +38,11 @@ pub(crate) trait Unit: Copy {
     /// Sixteen units as sixteen bytes in one SSE2 register, for searches that compare them
     /// with ASCII bytes: a byte as itself, a UTF-16 unit as [`Unit::byte`] (or 0 from
     /// U+8000 on, which is no more ASCII than 0xFF is).
-    #[cfg(target_arch = "x86_64")]
-    fn vector(chunk: &[Self; 16]) -> crate::sse2::m128i;
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
+    fn vector(chunk: &[Self; 16]) -> crate::vector::m128i;
 }
 
 impl Unit for u8 {
@@ -68,10 +71,13 @@ impl Unit for u8 {
         scan::find_special(hay)
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
-    fn vector(chunk: &[u8; 16]) -> crate::sse2::m128i {
-        crate::sse2::load(chunk)
+    fn vector(chunk: &[u8; 16]) -> crate::vector::m128i {
+        crate::vector::load(chunk)
     }
 }
 
@@ -91,10 +97,13 @@ impl Unit for u16 {
         hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
-    fn vector(chunk: &[u16; 16]) -> crate::sse2::m128i {
-        crate::sse2::load_utf16(chunk)
+    fn vector(chunk: &[u16; 16]) -> crate::vector::m128i {
+        crate::vector::load_utf16(chunk)
     }
 }
 
@@ -335,6 +344,20 @@ pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
     Cow::Owned(out)
 }
 
+/// Whether any of sixteen units is a surrogate: in one vector test each where the wasm has
+/// SIMD.
+#[inline(always)]
+fn any_surrogate(c: &[u16; 16]) -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return crate::simd128::any_surrogate(c);
+    // (units all below U+8000, most text's, need one OR each; others a range test)
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    return c.iter().fold(0, |a, &u| a | u) >= 0x8000
+        && c.iter()
+            .fold(0, |a, &u| a | u16::from(u & 0xf800 == 0xd800))
+            != 0;
+}
+
 /// The first lone surrogate of `input` at or after `from`: a high one not followed by a
 /// low one, or a low one not preceded by a high one. A well-formed pair is stepped over
 /// whole; chunks with no surrogate are passed over sixteen units at a time.
@@ -344,15 +367,9 @@ fn next_lone(input: &[u16], from: usize) -> Option<usize> {
         // Sixteen units at a time up to the next surrogate: most text has none, and emoji
         // are a pair every few words.
         let rest = input.get(k..).unwrap_or_default();
-        // (units all below U+8000, most text's, need one OR each; others a range test)
         let clear = rest
             .chunks_exact(16)
-            .take_while(|c| {
-                c.iter().fold(0, |a, &u| a | u) < 0x8000
-                    || c.iter()
-                        .fold(0, |a, &u| a | u16::from(u & 0xf800 == 0xd800))
-                        == 0
-            })
+            .take_while(|c| <&[u16; 16]>::try_from(*c).is_ok_and(|c| !any_surrogate(c)))
             .count();
         k += clear * 16;
         // then unit by unit through the chunk that has one (or the last, shorter one)

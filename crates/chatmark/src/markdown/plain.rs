@@ -11,26 +11,26 @@
 //! (The backtick is on the list although a code span or fence alone copies its text as it
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
 use super::syntax::next_special;
 use super::syntax::{CLASS, PREFIX};
-#[cfg(any(test, target_arch = "wasm32"))]
+#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "simd128"))))]
 use super::syntax::{INLINE, SCAN_BITS};
 use crate::source::{units, Source, Unit};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics.
 pub(super) fn is_plain(input: Source<'_>) -> bool {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
     return units!(input, u => plain_by_search(u));
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
     return units!(input, u => plain(u));
 }
 
-/// Natively, through the scan's own search ([`next_special`], sixteen units at a time): a
-/// plain message stops only at its line breaks, each followed by a unit that is not a line
-/// prefix.
-#[cfg(not(target_arch = "wasm32"))]
+/// Natively and in the wasm with SIMD, through the scan's own search ([`next_special`],
+/// sixteen units at a time): a plain message stops only at its line breaks, each followed
+/// by a unit that is not a line prefix.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
 fn plain_by_search<U: Unit>(s: &[U]) -> bool {
     let prefix = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0) & PREFIX != 0;
     if s.first().is_some_and(prefix) {
@@ -47,11 +47,11 @@ fn plain_by_search<U: Unit>(s: &[U]) -> bool {
     }
 }
 
-/// In the wasm (no vector instructions there): eight units at a time by their low bytes,
+/// In a wasm without SIMD: eight units at a time by their low bytes,
 /// through the scan's table of the inline bytes and the line break; a chunk that has one
 /// (or seems to: a UTF-16 unit's low byte may be markup) is read unit by unit, by the rule
 /// the tests' `plain_by_unit` states. (Natively the tests check it too.)
-#[cfg(any(test, target_arch = "wasm32"))]
+#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "simd128"))))]
 fn plain<U: Unit>(input: &[U]) -> bool {
     let class = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0);
     let stop = |c: &U| {

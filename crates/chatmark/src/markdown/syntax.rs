@@ -65,7 +65,7 @@ pub(super) static SCAN_TABLE: [bool; 256] = {
 /// that no unit is looked at alone unless the message is shorter than a chunk.
 #[inline]
 pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
-    if cfg!(target_arch = "wasm32") {
+    if cfg!(all(target_arch = "wasm32", not(target_feature = "simd128"))) {
         return next_special_by_table(s, from);
     }
     let mut k = from;
@@ -97,8 +97,8 @@ pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
         .unwrap_or(rest.len())
 }
 
-/// [`next_special`] for targets without vector instructions (the npm package's wasm is
-/// built without SIMD): eight units at a time, their table entries combined and tested
+/// [`next_special`] for a wasm built without SIMD (the npm package's enables `simd128` and
+/// takes the vector search): eight units at a time, their table entries combined and tested
 /// once.
 #[inline]
 fn next_special_by_table<U: Unit>(s: &[U], from: usize) -> usize {
@@ -140,26 +140,41 @@ const CHUNK: usize = 16;
 
 /// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 (the low sixteen bits),
 /// a byte per unit elsewhere.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 type Mask = u32;
 /// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 (the low sixteen bits),
 /// a byte per unit elsewhere.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 type Mask = u128;
 
 /// Bits per unit in a [`Mask`].
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 const MARK: u32 = 1;
 /// Bits per unit in a [`Mask`].
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 const MARK: u32 = 8;
 
 /// Bit `k` set when unit `k` of `chunk` is in [`SCAN_TABLE`]: eight SSE2 comparisons and a
 /// `pmovmskb`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 #[inline(always)]
 fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
-    use crate::sse2::{and, bits, eq, or};
+    use crate::vector::{and, bits, eq, or};
     let v = U::vector(chunk);
     // `\n` (0x0A) and `*` (0x2A) differ in bit 5 alone: one compare with it cleared finds
     // both, and no other byte
@@ -174,7 +189,10 @@ fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
 /// [`INLINE_BYTES`] but `*`, which [`special_mask`] finds with `\n`.
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.
 #[allow(clippy::indexing_slicing)]
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 const OTHER_INLINE_BYTES: [u8; INLINE_BYTES.len() - 1] = {
     let mut t = [0u8; INLINE_BYTES.len() - 1];
     let (mut k, mut n) = (0, 0);
@@ -191,7 +209,10 @@ const OTHER_INLINE_BYTES: [u8; INLINE_BYTES.len() - 1] = {
 
 /// Byte `k` (little-endian) set to 1 when unit `k` of `chunk` is in [`SCAN_TABLE`]: the
 /// compiler vectorises the comparisons, and reads the marks as one number.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 #[inline(always)]
 fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
     u128::from_le_bytes(chunk.map(|c| u8::from(is_special(c.byte()))))

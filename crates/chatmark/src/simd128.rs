@@ -1,0 +1,68 @@
+//! Sixteen bytes at a time in a wasm SIMD register, for the npm package (built with
+//! `simd128`, which every browser engine has had since 2023): the operations of
+//! [`crate::sse2`] that the markdown scan's stop-byte search uses, under the same names, so
+//! that its code is one for both targets (through [`crate::vector`]), and the UTF-16
+//! input's surrogate test (L2). No `unsafe` here: the intrinsics are safe functions where
+//! the feature is enabled, and loads go through arrays.
+
+pub(crate) use core::arch::wasm32::v128 as m128i;
+use core::arch::wasm32::{
+    i16x8_eq, i8x16_bitmask, i8x16_eq, u16x8, u16x8_splat, u8x16, u8x16_narrow_i16x8, u8x16_splat,
+    v128_and, v128_any_true, v128_or,
+};
+
+/// Bytes per register.
+pub(crate) const WIDTH: usize = 16;
+
+/// The first sixteen bytes of `chunk` (callers pass sixteen; a shorter one reads as zeros).
+#[inline(always)]
+pub(crate) fn load(chunk: &[u8]) -> m128i {
+    let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] =
+        *chunk.first_chunk().unwrap_or(&[0; WIDTH]);
+    u8x16(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p)
+}
+
+/// Sixteen UTF-16 units as sixteen bytes, narrowed with unsigned saturation (each unit read
+/// as signed, as SSE2's `packuswb`): up to U+00FF itself, U+0100 to U+7FFF as `0xFF`, the
+/// rest as 0. Neither is ASCII, so comparisons with ASCII bytes read them as non-ASCII.
+#[inline(always)]
+pub(crate) fn load_utf16(chunk: &[u16; WIDTH]) -> m128i {
+    let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = *chunk;
+    u8x16_narrow_i16x8(u16x8(a, b, c, d, e, f, g, h), u16x8(i, j, k, l, m, n, o, p))
+}
+
+/// `0xFF` in the bytes of `v` that are `b`, `0` in the others.
+#[inline(always)]
+pub(crate) fn eq(v: m128i, b: u8) -> m128i {
+    i8x16_eq(v, u8x16_splat(b))
+}
+
+/// The bytes of `v` with only the bits of `m` kept.
+#[inline(always)]
+pub(crate) fn and(v: m128i, m: u8) -> m128i {
+    v128_and(v, u8x16_splat(m))
+}
+
+/// `a | b`, bytewise.
+#[inline(always)]
+pub(crate) fn or(a: m128i, b: m128i) -> m128i {
+    v128_or(a, b)
+}
+
+/// Bit `k` set when byte `k` of `v` has its top bit set (`i8x16.bitmask`): sixteen bits.
+#[inline(always)]
+pub(crate) fn bits(v: m128i) -> u32 {
+    u32::from(i8x16_bitmask(v))
+}
+
+/// Whether any of sixteen UTF-16 units is a surrogate (U+D800 to U+DFFF): two registers of
+/// eight, each unit masked to its top five bits and compared.
+#[inline(always)]
+pub(crate) fn any_surrogate(chunk: &[u16; WIDTH]) -> bool {
+    let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = *chunk;
+    let surrogate = |v| i16x8_eq(v128_and(v, u16x8_splat(0xf800)), u16x8_splat(0xd800));
+    v128_any_true(v128_or(
+        surrogate(u16x8(a, b, c, d, e, f, g, h)),
+        surrogate(u16x8(i, j, k, l, m, n, o, p)),
+    ))
+}
