@@ -58,7 +58,7 @@ mkdirSync(pkg, { recursive: true });
 // 25% faster in wasm for +0.3% (chatmark) and -3% (chatmark/markdown) gzipped bytes, measured
 // beside 25, 80, 150 and opt-levels s and 3 (benches/RESULTS.md). With --target, RUSTFLAGS
 // reach only the wasm artifacts, not build scripts or proc macros.
-const RUSTFLAGS = `${process.env.RUSTFLAGS || ''} -C llvm-args=-inline-threshold=50`.trim();
+const RUSTFLAGS = `${process.env.RUSTFLAGS || ''} -C llvm-args=-inline-threshold=50 -C target-feature=+simd128`.trim();
 
 for (const [name, features] of [
   ['chatmark', []],
@@ -83,6 +83,7 @@ for (const [name, features] of [
     '--enable-reference-types',
     '--enable-multivalue',
     '--enable-mutable-globals',
+    '--enable-simd',
     '--strip-debug',
     '--strip-producers',
     '--strip-target-features',
