@@ -112,6 +112,8 @@ const hasOwnEnumerable = Object.prototype.propertyIsEnumerable;
 const codesOfMask = new Map();
 
 function codesOf(mask) {
+  // one code, the commonest run: its array made directly
+  if (mask !== 0 && (mask & (mask - 1)) === 0) return [STYLE_CODES[31 - Math.clz32(mask)]];
   let codes = codesOfMask.get(mask);
   if (codes === undefined) {
     codes = [];
