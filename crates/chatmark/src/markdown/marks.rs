@@ -141,18 +141,19 @@ impl Marks {
         pairs: 0,
     };
 
-    /// Empties the marks, and gives back what any of their buffers holds past `keep`
-    /// entries.
-    pub(super) fn clear(&mut self, keep: usize) {
+    /// Empties the marks (keeping their buffers).
+    pub(super) fn clear(&mut self) {
         self.list.clear();
         self.wide.clear();
         self.codes.clear();
         self.pairs = 0;
-        if self.list.capacity() > keep {
-            self.list.shrink_to(keep);
-            self.wide.shrink_to(keep);
-            self.codes.shrink_to(keep);
-        }
+    }
+
+    /// Gives back what any of the (emptied) buffers holds past `keep` entries.
+    pub(super) fn shrink_to(&mut self, keep: usize) {
+        self.list.shrink_to(keep);
+        self.wide.shrink_to(keep);
+        self.codes.shrink_to(keep);
     }
 
     /// The largest capacity of its buffers, in entries.

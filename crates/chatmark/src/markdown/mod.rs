@@ -183,19 +183,24 @@ impl Scratch {
         slots: [const { Vec::new() }; INLINE_SLOTS],
     };
 
-    /// Empties what a message used (the scan leaves `heads` empty itself).
-    fn reset(&mut self) {
-        fn trim<T>(v: &mut Vec<T>) {
-            v.clear();
-            if v.capacity() > Scratch::KEEP {
-                v.shrink_to(Scratch::KEEP);
+    /// Empties what a message of `units` units used (the scan leaves `heads` empty
+    /// itself). Only after a message of over half [`Scratch::KEEP`] units are the buffers
+    /// trimmed: a buffer holds at most about an entry per unit (two marks per tag of three
+    /// units or more, two per line with codes), so a shorter message grows none past
+    /// [`Scratch::KEEP`], and the capacity tests are skipped for it.
+    fn reset(&mut self, units: usize) {
+        self.marks.clear();
+        self.matcher.reset();
+        self.ticks.clear();
+        self.slots.iter_mut().for_each(Vec::clear);
+        if units > Self::KEEP / 2 {
+            self.marks.shrink_to(Self::KEEP);
+            self.matcher.shrink_to(Self::KEEP);
+            self.ticks.shrink_to(Self::KEEP);
+            for slot in &mut self.slots {
+                slot.shrink_to(Self::KEEP);
             }
         }
-        self.marks.clear(Self::KEEP);
-        self.matcher.reset();
-        self.matcher.shrink_to(Scratch::KEEP);
-        trim(&mut self.ticks);
-        self.slots.iter_mut().for_each(trim);
     }
 }
 
@@ -213,7 +218,7 @@ fn parse(src: Source<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> 
     let mut found = Vec::new();
     crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
         found = run(src, scratch, notes, out);
-        scratch.reset();
+        scratch.reset(src.len());
     });
     found
 }
