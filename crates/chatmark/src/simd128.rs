@@ -1,14 +1,14 @@
 //! Sixteen bytes at a time in a wasm SIMD register, for the npm package (built with
 //! `simd128`, which every browser engine has had since 2023): the operations of
-//! [`crate::sse2`] that the markdown scan's stop-byte search uses, under the same names, so
-//! that its code is one for both targets (through [`crate::vector`]), and the UTF-16
-//! input's surrogate test (L2). No `unsafe` here: the intrinsics are safe functions where
-//! the feature is enabled, and loads go through arrays.
+//! [`crate::sse2`] that the markdown scan's stop-byte search and its tag names (I3) use,
+//! under the same names, so that their code is one for both targets (through
+//! [`crate::vector`]), and the UTF-16 input's surrogate test (L2). No `unsafe` here: the
+//! intrinsics are safe functions where the feature is enabled, and loads go through arrays.
 
 pub(crate) use core::arch::wasm32::v128 as m128i;
 use core::arch::wasm32::{
-    i16x8_eq, i8x16_bitmask, i8x16_eq, u16x8, u16x8_splat, u8x16, u8x16_narrow_i16x8, u8x16_splat,
-    v128_and, v128_any_true, v128_or,
+    i16x8_eq, i8x16_bitmask, i8x16_eq, u16x8, u16x8_splat, u64x2_extract_lane, u8x16,
+    u8x16_narrow_i16x8, u8x16_splat, v128_and, v128_any_true, v128_or,
 };
 
 /// Bytes per register.
@@ -47,6 +47,12 @@ pub(crate) fn and(v: m128i, m: u8) -> m128i {
 #[inline(always)]
 pub(crate) fn or(a: m128i, b: m128i) -> m128i {
     v128_or(a, b)
+}
+
+/// The sixteen bytes of `v` as one little-endian number.
+#[inline(always)]
+pub(crate) fn to_u128(v: m128i) -> u128 {
+    u128::from(u64x2_extract_lane::<0>(v)) | u128::from(u64x2_extract_lane::<1>(v)) << 64
 }
 
 /// Bit `k` set when byte `k` of `v` has its top bit set (`i8x16.bitmask`): sixteen bits.

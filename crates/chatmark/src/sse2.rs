@@ -48,6 +48,12 @@ pub(crate) fn or(a: m128i, b: m128i) -> m128i {
     bitor_m128i(a, b)
 }
 
+/// The sixteen bytes of `v` as one little-endian number.
+#[inline(always)]
+pub(crate) fn to_u128(v: m128i) -> u128 {
+    u128::from(v)
+}
+
 /// Bit `k` set when byte `k` of `v` has its top bit set (`pmovmskb`): sixteen bits.
 #[inline(always)]
 pub(crate) fn bits(v: m128i) -> u32 {

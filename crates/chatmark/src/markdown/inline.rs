@@ -119,7 +119,10 @@ impl<'v> Backticks<'v> {
 /// costs a dozen instructions).
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.
 #[allow(clippy::indexing_slicing)]
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 static NAME_MASK: [u128; Tag::LONGEST_NAME + 1] = {
     let mut t = [0; Tag::LONGEST_NAME + 1];
     let mut k = 1;
@@ -140,7 +143,10 @@ pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spel
     let closing = units.get(i + 1).is_some_and(|c| c.byte() == b'/');
     let name_start = i + 1 + usize::from(closing);
     let close = spelling.close_bracket();
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     let found = match units
         .get(name_start..name_start + 16)
         .and_then(|c| <&[U; 16]>::try_from(c).ok())
@@ -148,7 +154,10 @@ pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spel
         Some(chunk) => name_in_chunk(chunk, close),
         None => name_by_units(units.get(name_start..)?, close),
     };
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     let found = name_by_units(units.get(name_start..)?, close);
     let (k, tag) = found?;
     Some((name_start + k + 1 - i, tag, spelling, closing))
@@ -183,16 +192,19 @@ fn name_by_units<U: Unit>(units: &[U], close: u8) -> Option<(usize, Tag)> {
 /// [`name_by_units`] over sixteen units in one register: the name ends at the first
 /// `close` bracket, and its bytes below it are the key. A unit that is no lower-case ASCII
 /// letter makes a key that no name has, where the loop stops at it: the same answer.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 #[inline(always)]
 fn name_in_chunk<U: Unit>(chunk: &[U; 16], close: u8) -> Option<(usize, Tag)> {
-    use crate::sse2::{bits, eq};
+    use crate::vector::{bits, eq};
     let v = U::vector(chunk);
     let k = bits(eq(v, close)).trailing_zeros() as usize;
     if k > Tag::LONGEST_NAME {
         return None;
     }
-    let key = u128::from(v) & NAME_MASK.get(k).copied().unwrap_or(0);
+    let key = crate::vector::to_u128(v) & NAME_MASK.get(k).copied().unwrap_or(0);
     Some((k, Tag::from_key(key, k)?))
 }
 
