@@ -251,8 +251,8 @@ fn parse_units(
     })
 }
 
-/// Whether two texts are the same units: sixteen at a time in two SIMD registers where the
-/// wasm has them (`==` on slices is a `memcmp` of single bytes there).
+/// Whether two texts are the same units: eight of each in a SIMD register per step where
+/// the wasm has them (`==` on slices is a `memcmp` of single bytes there).
 fn same_units(a: &[u16], b: &[u16]) -> bool {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {

@@ -35,9 +35,9 @@ pub(crate) trait Unit: Copy {
     #[cfg(feature = "html")]
     fn find_special(hay: &[Self]) -> Option<usize>;
 
-    /// Sixteen units as sixteen bytes in one SSE2 register, for searches that compare them
-    /// with ASCII bytes: a byte as itself, a UTF-16 unit as [`Unit::byte`] (or 0 from
-    /// U+8000 on, which is no more ASCII than 0xFF is).
+    /// Sixteen units as sixteen bytes in one vector register (SSE2, or the wasm's `v128`),
+    /// for searches that compare them with ASCII bytes: a byte as itself, a UTF-16 unit as
+    /// [`Unit::byte`] (or 0 from U+8000 on, which is no more ASCII than 0xFF is).
     #[cfg(any(
         target_arch = "x86_64",
         all(target_arch = "wasm32", target_feature = "simd128")

@@ -3,8 +3,8 @@
 //! delimiter run (I4, I5) with its length and the pairs it takes part in, per escape (I2),
 //! per line prefix or blank line's spaces that go (P1–P3, 2.3); two per tag (I3), the
 //! second holding its partner; and two per paragraph line that carries line codes (P4),
-//! where its content begins (after its prefix) and where it ends. Everything between marks
-//! is the message's own text, copied as it is.
+//! at its start (with its prefix's length) and where its content ends. Everything between
+//! marks is the message's own text, copied as it is.
 
 use super::emphasis::{Events, CLOSE_ONE_AT, CLOSE_TWO_AT, FIELD, OPEN_ONE_AT, OPEN_TWO_AT};
 use crate::sort::sat32;
@@ -113,7 +113,8 @@ impl Mark {
     }
 }
 
-/// A delimiter run too long for its mark's payload, or with counts too high for it.
+/// A delimiter run too long for its mark's payload (its counts, at most its length, always
+/// fit a packed run's fields; the move of a packed run here is only a safeguard).
 #[derive(Clone, Copy, Debug, Default)]
 struct Wide {
     len: u32,
@@ -124,7 +125,7 @@ struct Wide {
 #[derive(Debug, Default)]
 pub(super) struct Marks {
     list: Vec<Mark>,
-    /// Delimiter runs too long or with counts too high to pack.
+    /// Delimiter runs too long to pack.
     wide: Vec<Wide>,
     /// Line codes, one per [`Kind::Line`] mark, in order.
     codes: Vec<StyleSet>,

@@ -138,15 +138,15 @@ fn next_special_by_table<U: Unit>(s: &[U], from: usize) -> usize {
 /// Units per step of [`next_special`].
 const CHUNK: usize = 16;
 
-/// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 (the low sixteen bits),
-/// a byte per unit elsewhere.
+/// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 or wasm SIMD (the low
+/// sixteen bits), a byte per unit elsewhere.
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 type Mask = u32;
-/// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 (the low sixteen bits),
-/// a byte per unit elsewhere.
+/// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 or wasm SIMD (the low
+/// sixteen bits), a byte per unit elsewhere.
 #[cfg(not(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
@@ -166,8 +166,8 @@ const MARK: u32 = 1;
 )))]
 const MARK: u32 = 8;
 
-/// Bit `k` set when unit `k` of `chunk` is in [`SCAN_TABLE`]: eight SSE2 comparisons and a
-/// `pmovmskb`.
+/// Bit `k` set when unit `k` of `chunk` is in [`SCAN_TABLE`]: seven vector comparisons,
+/// an `and` and a bitmask (`pmovmskb` with SSE2, `i8x16.bitmask` in the wasm).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
