@@ -7,8 +7,8 @@
 
 pub(crate) use core::arch::wasm32::v128 as m128i;
 use core::arch::wasm32::{
-    i16x8_eq, i8x16_bitmask, i8x16_eq, u16x8, u16x8_splat, u64x2_extract_lane, u8x16,
-    u8x16_narrow_i16x8, u8x16_splat, v128_and, v128_any_true, v128_or,
+    i16x8_eq, i8x16_bitmask, i8x16_eq, i8x16_gt, i8x16_splat, u16x8, u16x8_splat,
+    u64x2_extract_lane, u8x16, u8x16_narrow_i16x8, u8x16_splat, v128_and, v128_any_true, v128_or,
 };
 
 /// Bytes per register.
@@ -37,10 +37,17 @@ pub(crate) fn eq(v: m128i, b: u8) -> m128i {
     i8x16_eq(v, u8x16_splat(b))
 }
 
-/// The bytes of `v` with only the bits of `m` kept.
+/// `0xFF` in the bytes of `v` greater than `b`, both read as signed (so never a byte from
+/// `0x80` up), `0` in the others.
 #[inline(always)]
-pub(crate) fn and(v: m128i, m: u8) -> m128i {
-    v128_and(v, u8x16_splat(m))
+pub(crate) fn gt(v: m128i, b: i8) -> m128i {
+    i8x16_gt(v, i8x16_splat(b))
+}
+
+/// The bytes of `v` with the bits of `m` set.
+#[inline(always)]
+pub(crate) fn set(v: m128i, m: u8) -> m128i {
+    v128_or(v, u8x16_splat(m))
 }
 
 /// `a | b`, bytewise.

@@ -36,10 +36,17 @@ pub(crate) fn eq(v: m128i, b: u8) -> m128i {
     cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b as i8))
 }
 
-/// The bytes of `v` with only the bits of `m` kept.
+/// `0xFF` in the bytes of `v` greater than `b`, both read as signed (so never a byte from
+/// `0x80` up), `0` in the others.
 #[inline(always)]
-pub(crate) fn and(v: m128i, m: u8) -> m128i {
-    bitand_m128i(v, set_splat_i8_m128i(m as i8))
+pub(crate) fn gt(v: m128i, b: i8) -> m128i {
+    cmp_gt_mask_i8_m128i(v, set_splat_i8_m128i(b))
+}
+
+/// The bytes of `v` with the bits of `m` set.
+#[inline(always)]
+pub(crate) fn set(v: m128i, m: u8) -> m128i {
+    bitor_m128i(v, set_splat_i8_m128i(m as i8))
 }
 
 /// `a | b`, bytewise.

@@ -58,10 +58,11 @@ pub(super) static SCAN_TABLE: [bool; 256] = {
     t
 };
 
-/// The first position at or after `from` whose unit is in [`SCAN_TABLE`], or `s.len()`.
-/// Sixteen units at a time: [`special_mask`] marks the chunk's special units with vector
-/// comparisons, and the first mark is the answer (markup is one unit in twenty or so in
-/// chat text). The last sixteen units are one chunk too, overlapping what came before, so
+/// The first position at or after `from` whose unit is in [`CANDIDATES`], or `s.len()`:
+/// no unit of [`SCAN_TABLE`] comes before it, and a caller reads a near miss
+/// ([`NEAR_MISSES`]) there as text. Sixteen units at a time: [`special_mask`] marks the
+/// chunk's candidates with vector comparisons, and the first mark is the answer (markup is
+/// one unit in twenty or so in chat text). The last sixteen units are one chunk too, overlapping what came before, so
 /// that no unit is looked at alone unless the message is shorter than a chunk.
 #[inline]
 pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
@@ -166,45 +167,98 @@ const MARK: u32 = 1;
 )))]
 const MARK: u32 = 8;
 
-/// Bit `k` set when unit `k` of `chunk` is in [`SCAN_TABLE`]: seven vector comparisons,
-/// an `and` and a bitmask (`pmovmskb` with SSE2, `i8x16.bitmask` in the wasm).
+/// Bit `k` set when unit `k` of `chunk` is in [`CANDIDATES`]: the stop units and
+/// [`NEAR_MISSES`], in an `or`, four comparisons, three `or`s and a bitmask (`pmovmskb`
+/// with SSE2, `i8x16.bitmask` in the wasm).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
 #[inline(always)]
 fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
-    use crate::vector::{and, bits, eq, or};
+    use crate::vector::{bits, eq, gt, or, set};
     let v = U::vector(chunk);
-    // `\n` (0x0A) and `*` (0x2A) differ in bit 5 alone: one compare with it cleared finds
-    // both, and no other byte
-    let pair = eq(and(v, !0x20), b'\n');
-    bits(
-        OTHER_INLINE_BYTES
-            .iter()
-            .fold(pair, |hits, &b| or(hits, eq(v, b))),
-    )
+    // with bit 5 set, `\n` (0x0A) and `*` (0x2A) are the only bytes that read 0x2A, and the
+    // bytes 0x5B to 0x5F and 0x7B to 0x7F (`\`, `_`, `{`, `~` and the near misses) the only
+    // ones above 0x7A as signed bytes
+    let folded = set(v, FOLD);
+    bits(or(
+        or(eq(folded, b'*'), gt(folded, FOLDED_ABOVE as i8)),
+        or(eq(v, b'`'), eq(v, b'<')),
+    ))
 }
 
-/// [`INLINE_BYTES`] but `*`, which [`special_mask`] finds with `\n`.
-// Evaluated at compile time: an index out of bounds would fail the build, not panic.
-#[allow(clippy::indexing_slicing)]
+/// The bit [`special_mask`] sets in every unit before two of its comparisons.
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
 ))]
-const OTHER_INLINE_BYTES: [u8; INLINE_BYTES.len() - 1] = {
-    let mut t = [0u8; INLINE_BYTES.len() - 1];
-    let (mut k, mut n) = (0, 0);
-    while k < INLINE_BYTES.len() {
-        if INLINE_BYTES[k] != b'*' {
-            assert!(n < t.len(), "`*` is an inline byte");
-            t[n] = INLINE_BYTES[k];
-            n += 1;
-        }
+const FOLD: u8 = 0x20;
+
+/// [`special_mask`]'s range comparison: folded units above it (and below 0x80) are marks.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+const FOLDED_ABOVE: u8 = 0x7A;
+
+/// The bytes that [`special_mask`] marks although no construct begins with them, because
+/// its range comparison takes them with `\`, `_`, `{` and `~`: `[`, `]`, `^`, `|`, `}` and
+/// DEL, all rare in chat text. The scan reads them as text (one look at the unit), and so
+/// does the plain test (I7).
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
+pub(super) const NEAR_MISSES: [u8; 6] = *b"[]^|}\x7f";
+
+/// Where [`next_special`] may stop: the units of [`SCAN_TABLE`] and [`NEAR_MISSES`]. Its
+/// vector search stops at all of them, its unit-by-unit search only at the former.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
+pub(super) static CANDIDATES: [bool; 256] = {
+    let mut t = SCAN_TABLE;
+    let mut k = 0;
+    while k < NEAR_MISSES.len() {
+        t[NEAR_MISSES[k] as usize] = true;
         k += 1;
     }
     t
+};
+
+// [`special_mask`]'s comparisons, byte by byte, mark exactly [`CANDIDATES`]: checked at
+// compile time for every byte value (a UTF-16 unit past U+00FF loads as 0xFF or 0, which
+// are not candidates).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+#[allow(clippy::indexing_slicing)]
+const _: () = {
+    let mut b = 0;
+    while b < 256 {
+        let folded = b as u8 | FOLD;
+        let marked = folded == b'*'
+            || folded as i8 > FOLDED_ABOVE as i8
+            || b as u8 == b'`'
+            || b as u8 == b'<';
+        assert!(
+            marked == CANDIDATES[b],
+            "special_mask differs from CANDIDATES"
+        );
+        b += 1;
+    }
+    assert!(!CANDIDATES[0xff] && !CANDIDATES[0]);
 };
 
 /// Byte `k` (little-endian) set to 1 when unit `k` of `chunk` is in [`SCAN_TABLE`]: the
@@ -265,39 +319,84 @@ mod tests {
     use super::line_start_special;
     use crate::markdown::lines;
 
-    /// The search finds what a byte-by-byte look finds, from every position.
-    #[test]
-    fn the_next_special_unit_is_the_first_in_the_table() {
-        let text = "ab*c\nlonger plain text _d\\e`f~g{h<i}j é😀 **k and a tail";
-        let s = text.as_bytes();
-        for from in 0..=s.len() {
-            let want = (from..s.len())
-                .find(|&k| super::SCAN_TABLE[usize::from(s[k])])
-                .unwrap_or(s.len());
-            assert_eq!(super::next_special(s, from), want, "{from}");
-            assert_eq!(super::next_special_by_table(s, from), want, "{from}");
-        }
-        // U+017B's low byte is `{` and U+0A2A's `*`: the chunk filter lets them through,
-        // the exact look does not
-        let text16 = "ŻŻŻŻŻŻŻŻŻŻਪਪਪਪਪਪਪਪਪ a\n b ŻŻ*ŻŻŻŻŻŻŻŻŻ 😀 ~";
-        let units: Vec<u16> = text16.encode_utf16().collect();
-        for from in 0..=units.len() {
-            let want = (from..units.len())
-                .find(|&k| units[k] < 0x100 && super::SCAN_TABLE[usize::from(units[k])])
-                .unwrap_or(units.len());
-            assert_eq!(super::next_special(&units, from), want, "{from}");
-            assert_eq!(super::next_special_by_table(&units, from), want, "{from}");
+    /// Whether [`super::next_special`] searches with vectors here (its chunks then stop
+    /// at the near misses too).
+    const VECTOR: bool = cfg!(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ));
+
+    /// The units [`super::special_mask`] marks.
+    fn mask_table() -> &'static [bool; 256] {
+        if VECTOR {
+            &super::CANDIDATES
+        } else {
+            &super::SCAN_TABLE
         }
     }
 
-    /// Every byte value and every UTF-16 unit is a stop exactly when the table says so,
-    /// in the vector search's chunks (full and overlapped) and in the table search: the
-    /// compare that finds `\n` and `*` together finds nothing else.
+    /// The first unit at or after `from` of `s` (unit values) in `table`, or its length.
+    fn first_in(s: &[u32], from: usize, table: &[bool; 256]) -> usize {
+        (from..s.len())
+            .find(|&k| usize::try_from(s[k]).is_ok_and(|v| v < 256 && table[v]))
+            .unwrap_or(s.len())
+    }
+
+    /// Where both searches must stop in `s` from `from`: the vector search at the first
+    /// candidate once `s` fills a chunk (shorter, it looks unit by unit), the table search
+    /// at the first stop unit.
+    fn wants(s: &[u32], from: usize) -> (usize, usize) {
+        let exact = first_in(s, from, &super::SCAN_TABLE);
+        let vector = if s.len() >= super::CHUNK {
+            first_in(s, from, mask_table())
+        } else {
+            exact
+        };
+        // a near miss is text: the vector search never stops past a stop unit
+        assert!(vector <= exact);
+        (vector, exact)
+    }
+
+    /// Checks both searches on `text`, in both encodings, from every position.
+    fn check_both(text: &str) {
+        let bytes = text.as_bytes();
+        let values: Vec<u32> = bytes.iter().map(|&b| u32::from(b)).collect();
+        for from in 0..=bytes.len() {
+            let (vector, exact) = wants(&values, from);
+            assert_eq!(super::next_special(bytes, from), vector, "{text:?} {from}");
+            assert_eq!(super::next_special_by_table(bytes, from), exact, "{text:?}");
+        }
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let values: Vec<u32> = units.iter().map(|&u| u32::from(u)).collect();
+        for from in 0..=units.len() {
+            let (vector, exact) = wants(&values, from);
+            assert_eq!(super::next_special(&units, from), vector, "{text:?} {from}");
+            assert_eq!(
+                super::next_special_by_table(&units, from),
+                exact,
+                "{text:?}"
+            );
+        }
+    }
+
+    /// The searches find what a unit-by-unit look finds, from every position.
     #[test]
-    fn each_unit_value_stops_the_search_exactly_when_special() {
+    fn the_next_special_unit_is_the_first_in_the_table() {
+        check_both("ab*c\nlonger plain text _d\\e`f~g{h<i}j é😀 **k and a tail");
+        check_both("near misses [a] b^c d|e f} g\u{7f} h and then *i*");
+        // U+017B's low byte is `{` and U+0A2A's `*`: the chunk filter lets them through,
+        // the exact look does not
+        check_both("ŻŻŻŻŻŻŻŻŻŻਪਪਪਪਪਪਪਪਪ a\n b ŻŻ*ŻŻŻŻŻŻŻŻŻ 😀 ~");
+    }
+
+    /// Every byte value and every UTF-16 unit is a stop exactly when the tables say so,
+    /// in the vector search's chunks (full and overlapped) and in the table search: the
+    /// comparisons with bit 5 set find nothing else.
+    #[test]
+    fn each_unit_value_stops_the_search_exactly_when_a_candidate() {
         for b in 0..=u8::MAX {
-            let want = |at: usize, len: usize| {
-                if super::SCAN_TABLE[usize::from(b)] {
+            let want = |table: &[bool; 256], at: usize, len: usize| {
+                if table[usize::from(b)] {
                     at
                 } else {
                     len
@@ -306,22 +405,30 @@ mod tests {
             for (len, at) in [(20, 5), (20, 17), (40, 33)] {
                 let mut s = vec![b'a'; len];
                 s[at] = b;
-                assert_eq!(super::next_special(&s, 0), want(at, len), "{b:#x}");
-                assert_eq!(super::next_special_by_table(&s, 0), want(at, len), "{b:#x}");
+                let vector = want(mask_table(), at, len);
+                assert_eq!(super::next_special(&s, 0), vector, "{b:#x}");
+                let exact = want(&super::SCAN_TABLE, at, len);
+                assert_eq!(super::next_special_by_table(&s, 0), exact, "{b:#x}");
             }
         }
         for u in 0..=u16::MAX {
-            let special = u < 0x100 && super::SCAN_TABLE[usize::from(u)];
+            let at = |table: &[bool; 256]| {
+                if u < 0x100 && table[usize::from(u)] {
+                    5
+                } else {
+                    20
+                }
+            };
             let mut s = vec![u16::from(b'a'); 20];
             s[5] = u;
-            let want = if special { 5 } else { 20 };
-            assert_eq!(super::next_special(&s, 0), want, "{u:#x}");
-            assert_eq!(super::next_special_by_table(&s, 0), want, "{u:#x}");
+            assert_eq!(super::next_special(&s, 0), at(mask_table()), "{u:#x}");
+            let exact = at(&super::SCAN_TABLE);
+            assert_eq!(super::next_special_by_table(&s, 0), exact, "{u:#x}");
         }
     }
 
-    /// Both searches find what a byte-by-byte look finds, in random text of markup, line
-    /// breaks, long plain stretches and every UTF-8 width, from every position.
+    /// Both searches find what a unit-by-unit look finds, in random text of markup, near
+    /// misses, line breaks, long plain stretches and every UTF-8 width, from every position.
     #[test]
     fn both_searches_agree_on_random_text() {
         let pieces = [
@@ -343,6 +450,9 @@ mod tests {
             "}",
             "@",
             "|",
+            "[",
+            "^",
+            "\u{7f}",
             // past U+7FFF, with low bytes `\n`, `*` and NUL
             "＊",
             "ꀪ",
@@ -350,36 +460,7 @@ mod tests {
         ];
         let mut rng = crate::rng::Rng(0x51_7CC1_B727_220A);
         for _ in 0..2000 {
-            let text = rng.text(40, &pieces, &[], 1);
-            let units: Vec<u16> = text.encode_utf16().collect();
-            let want = |k: usize, s: &[u16]| {
-                (k..s.len())
-                    .find(|&k| s[k] < 0x100 && super::SCAN_TABLE[usize::from(s[k])])
-                    .unwrap_or(s.len())
-            };
-            let bytes = text.as_bytes();
-            for from in 0..=bytes.len() {
-                let byte_want = (from..bytes.len())
-                    .find(|&k| super::SCAN_TABLE[usize::from(bytes[k])])
-                    .unwrap_or(bytes.len());
-                assert_eq!(
-                    super::next_special(bytes, from),
-                    byte_want,
-                    "{text:?} {from}"
-                );
-                assert_eq!(super::next_special_by_table(bytes, from), byte_want);
-            }
-            for from in 0..=units.len() {
-                assert_eq!(
-                    super::next_special(&units, from),
-                    want(from, &units),
-                    "{text:?}"
-                );
-                assert_eq!(
-                    super::next_special_by_table(&units, from),
-                    want(from, &units)
-                );
-            }
+            check_both(&rng.text(40, &pieces, &[], 1));
         }
     }
 
@@ -395,8 +476,9 @@ mod tests {
         }
     }
 
-    /// The chunk mask marks exactly the units of the table, at every position of a chunk:
-    /// every byte, and every UTF-16 unit (those past U+00FF never, whatever their low byte).
+    /// The chunk mask marks exactly the candidates (with vectors; else the stop units), at
+    /// every position of a chunk: every byte, and every UTF-16 unit (those past U+00FF
+    /// never, whatever their low byte).
     #[test]
     fn the_chunk_mask_is_the_table_at_every_position() {
         let bit = |hit: bool, k: usize| u128::from(hit) << (k as u32 * super::MARK);
@@ -404,7 +486,7 @@ mod tests {
             for b in 0..=255u8 {
                 let mut chunk = [b'a'; super::CHUNK];
                 chunk[k] = b;
-                let want = bit(super::SCAN_TABLE[usize::from(b)], k);
+                let want = bit(mask_table()[usize::from(b)], k);
                 assert_eq!(
                     u128::from(super::special_mask(&chunk)),
                     want,
@@ -414,7 +496,7 @@ mod tests {
             for u in 0..=u16::MAX {
                 let mut chunk = [u16::from(b'a'); super::CHUNK];
                 chunk[k] = u;
-                let want = bit(u < 0x100 && super::SCAN_TABLE[usize::from(u)], k);
+                let want = bit(u < 0x100 && mask_table()[usize::from(u)], k);
                 assert_eq!(
                     u128::from(super::special_mask(&chunk)),
                     want,
