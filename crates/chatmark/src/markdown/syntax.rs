@@ -70,15 +70,39 @@ pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
         return next_special_by_table(s, from);
     }
     let mut k = from;
-    while let Some(chunk) = s
-        .get(k..k + CHUNK)
-        .and_then(|c| <&[U; CHUNK]>::try_from(c).ok())
-    {
+    let chunk_at = |k: usize| {
+        s.get(k..k + CHUNK)
+            .and_then(|c| <&[U; CHUNK]>::try_from(c).ok())
+    };
+    if let Some(chunk) = chunk_at(k) {
         let mask = special_mask(chunk);
         if mask != 0 {
             return k + first(mask);
         }
         k += CHUNK;
+        // a longer stretch of text: two chunks a step, their marks tested together
+        while let Some((a, b)) = s
+            .get(k..k + 2 * CHUNK)
+            .and_then(|c| c.split_first_chunk::<CHUNK>())
+            .and_then(|(a, b)| Some((a, <&[U; CHUNK]>::try_from(b).ok()?)))
+        {
+            let (ma, mb) = (special_mask(a), special_mask(b));
+            if ma | mb != 0 {
+                return k + if ma != 0 {
+                    first(ma)
+                } else {
+                    CHUNK + first(mb)
+                };
+            }
+            k += 2 * CHUNK;
+        }
+        if let Some(chunk) = chunk_at(k) {
+            let mask = special_mask(chunk);
+            if mask != 0 {
+                return k + first(mask);
+            }
+            k += CHUNK;
+        }
     }
     if s.len() >= CHUNK {
         let last = s.len() - CHUNK;
@@ -402,7 +426,7 @@ mod tests {
                     len
                 }
             };
-            for (len, at) in [(20, 5), (20, 17), (40, 33)] {
+            for (len, at) in [(20, 5), (20, 17), (40, 33), (64, 20), (64, 40), (100, 90)] {
                 let mut s = vec![b'a'; len];
                 s[at] = b;
                 let vector = want(mask_table(), at, len);
