@@ -51,11 +51,16 @@ pub(crate) fn utf16_len_of_bytes(b: &[u8]) -> usize {
 pub(crate) fn utf16_len_of_tail(b: &[u8], from: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        use crate::sse2::{keep_last, load, units, Sums, WIDTH};
+        use crate::sse2::{bits, keep_last, load, units, Sums, WIDTH};
         let n = b.len().saturating_sub(from);
         if n < WIDTH {
             if let Some(last) = b.len().checked_sub(WIDTH).and_then(|k| b.get(k..)) {
-                return Sums::new().add(keep_last(units(load(last)), n)).total();
+                let v = load(last);
+                // an ASCII tail (most short pieces of chat text) is a unit per byte
+                if bits(v) >> (WIDTH - n) == 0 {
+                    return n;
+                }
+                return Sums::new().add(keep_last(units(v), n)).total();
             }
         }
     }
