@@ -2,13 +2,13 @@
 //! `simd128`, which every browser engine has had since 2023): the operations of
 //! [`crate::sse2`] that the markdown scan's stop-byte search and its tag names (I3) use,
 //! under the same names, so that their code is one for both targets (through
-//! [`crate::vector`]), and the UTF-16 input's surrogate test (L2). No `unsafe` here: the
+//! [`crate::vector`]), and the UTF-16 input's surrogate pairing (L2). No `unsafe` here: the
 //! intrinsics are safe functions where the feature is enabled, and loads go through arrays.
 
 pub(crate) use core::arch::wasm32::v128 as m128i;
 use core::arch::wasm32::{
-    i16x8_eq, i8x16_bitmask, i8x16_eq, i8x16_gt, i8x16_splat, u16x8, u16x8_splat,
-    u64x2_extract_lane, u8x16, u8x16_narrow_i16x8, u8x16_splat, v128_and, v128_any_true, v128_or,
+    i16x8_eq, i16x8_shl, i8x16_bitmask, i8x16_eq, i8x16_gt, i8x16_narrow_i16x8, i8x16_splat, u16x8,
+    u16x8_splat, u64x2_extract_lane, u8x16, u8x16_narrow_i16x8, u8x16_splat, v128_and, v128_or,
 };
 
 /// Bytes per register.
@@ -68,14 +68,28 @@ pub(crate) fn bits(v: m128i) -> u32 {
     u32::from(i8x16_bitmask(v))
 }
 
-/// Whether any of sixteen UTF-16 units is a surrogate (U+D800 to U+DFFF): two registers of
-/// eight, each unit masked to its top five bits and compared.
+/// Of sixteen UTF-16 units, bit `k` set when unit `k` is a surrogate (U+D800 to U+DFFF):
+/// each unit's top five bits compared, eight units a register, the results narrowed to
+/// bytes and their top bits taken.
 #[inline(always)]
-pub(crate) fn any_surrogate(chunk: &[u16; WIDTH]) -> bool {
+pub(crate) fn surrogates(chunk: &[u16; WIDTH]) -> u32 {
+    let (a, b) = halves(chunk);
+    let is = |v: m128i| i16x8_eq(v128_and(v, u16x8_splat(0xf800)), u16x8_splat(0xd800));
+    bits(i8x16_narrow_i16x8(is(a), is(b)))
+}
+
+/// Of sixteen UTF-16 units, bit `k` set when unit `k` has bit 10 set (the bit that makes a
+/// surrogate low): each unit shifted left by five and narrowed with signed saturation, so
+/// that its sign is that bit.
+#[inline(always)]
+pub(crate) fn bit10s(chunk: &[u16; WIDTH]) -> u32 {
+    let (a, b) = halves(chunk);
+    bits(i8x16_narrow_i16x8(i16x8_shl(a, 5), i16x8_shl(b, 5)))
+}
+
+/// Sixteen UTF-16 units in two registers of eight.
+#[inline(always)]
+fn halves(chunk: &[u16; WIDTH]) -> (m128i, m128i) {
     let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = *chunk;
-    let surrogate = |v| i16x8_eq(v128_and(v, u16x8_splat(0xf800)), u16x8_splat(0xd800));
-    v128_any_true(v128_or(
-        surrogate(u16x8(a, b, c, d, e, f, g, h)),
-        surrogate(u16x8(i, j, k, l, m, n, o, p)),
-    ))
+    (u16x8(a, b, c, d, e, f, g, h), u16x8(i, j, k, l, m, n, o, p))
 }

@@ -7,9 +7,10 @@
 pub(crate) use safe_arch::m128i;
 use safe_arch::{
     add_i64_m128i, add_i8_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i,
-    byte_shr_imm_u128_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i, get_i64_from_m128i_s,
-    load_unaligned_m128i, move_mask_i8_m128i, pack_i16_to_u8_m128i, set_splat_i8_m128i,
-    sub_i8_m128i, sum_of_u8_abs_diff_m128i, zeroed_m128i,
+    byte_shr_imm_u128_m128i, cmp_eq_mask_i16_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
+    get_i64_from_m128i_s, load_unaligned_m128i, move_mask_i8_m128i, pack_i16_to_i8_m128i,
+    pack_i16_to_u8_m128i, set_splat_i16_m128i, set_splat_i8_m128i, shl_imm_u16_m128i, sub_i8_m128i,
+    sum_of_u8_abs_diff_m128i, zeroed_m128i,
 };
 
 /// Bytes per register.
@@ -59,6 +60,38 @@ pub(crate) fn or(a: m128i, b: m128i) -> m128i {
 #[inline(always)]
 pub(crate) fn to_u128(v: m128i) -> u128 {
     u128::from(v)
+}
+
+/// Of sixteen UTF-16 units, bit `k` set when unit `k` is a surrogate (U+D800 to U+DFFF):
+/// each unit's top five bits compared, eight units a register, the results packed to bytes
+/// and their top bits taken.
+#[inline(always)]
+pub(crate) fn surrogates(chunk: &[u16; WIDTH]) -> u32 {
+    let (a, b) = halves(chunk);
+    let top = set_splat_i16_m128i(0xf800_u16 as i16);
+    let is = |v: m128i| {
+        cmp_eq_mask_i16_m128i(bitand_m128i(v, top), set_splat_i16_m128i(0xd800_u16 as i16))
+    };
+    bits(pack_i16_to_i8_m128i(is(a), is(b)))
+}
+
+/// Of sixteen UTF-16 units, bit `k` set when unit `k` has bit 10 set (the bit that makes a
+/// surrogate low): each unit shifted left by five and packed with signed saturation, so
+/// that its sign is that bit.
+#[inline(always)]
+pub(crate) fn bit10s(chunk: &[u16; WIDTH]) -> u32 {
+    let (a, b) = halves(chunk);
+    bits(pack_i16_to_i8_m128i(
+        shl_imm_u16_m128i::<5>(a),
+        shl_imm_u16_m128i::<5>(b),
+    ))
+}
+
+/// Sixteen UTF-16 units in two registers of eight.
+#[inline(always)]
+fn halves(chunk: &[u16; WIDTH]) -> (m128i, m128i) {
+    let half = |h: Option<&[u16; 8]>| m128i::from(h.copied().unwrap_or_default());
+    (half(chunk.first_chunk()), half(chunk.last_chunk()))
 }
 
 /// Bit `k` set when byte `k` of `v` has its top bit set (`pmovmskb`): sixteen bits.
