@@ -176,9 +176,14 @@ impl Marks {
     /// one) is a true bound: a pair inside another splits the outer one's run in two. A
     /// chat-sized message reserves it and its walk never reallocates; a longer one
     /// reserves one per pair and line (its vector may then grow), since twice that would
-    /// double its peak memory where pairs do not nest.
+    /// double its peak memory where pairs do not nest. A message with neither reserves
+    /// nothing.
     pub(super) fn runs_bound(&self, units: usize) -> usize {
         let n = self.pairs + self.codes.len();
+        if n == 0 {
+            // no pair and no line codes: no run, and no allocation for one
+            return 0;
+        }
         let bound = if units <= CHAT_SIZE { 2 * n } else { n };
         (bound + 1).min(units)
     }
