@@ -64,7 +64,15 @@ pub(crate) fn utf16_len_of_tail(b: &[u8], from: usize) -> usize {
             }
         }
     }
-    utf16_len_of_bytes(b.get(from..).unwrap_or_default())
+    long_tail(b.get(from..).unwrap_or_default())
+}
+
+/// [`utf16_len_of_bytes`] out of line, for [`utf16_len_of_tail`]'s longer tails: inlined
+/// into the markdown walk, its loop cost the walk registers.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(never)]
+fn long_tail(b: &[u8]) -> usize {
+    utf16_len_of_bytes(b)
 }
 
 /// [`utf16_len`] of at least sixteen bytes, sixteen at a time in an SSE2 register: the
