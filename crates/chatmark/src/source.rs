@@ -344,9 +344,8 @@ pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
     Cow::Owned(out)
 }
 
-/// Of sixteen units, bit `k` set when unit `k` is a surrogate, and when it is a low one:
-/// with vector comparisons on x86-64 and in the wasm with SIMD, where the second is read
-/// only for a chunk that has surrogates.
+// Of sixteen units, bit `k` set when unit `k` is a surrogate, and when it has bit 10 set
+// (a surrogate's is low): vector comparisons on x86-64 and in the wasm with SIMD.
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
@@ -383,9 +382,8 @@ fn bit10s(c: &[u16; 16]) -> u32 {
 /// low one, or a low one not preceded by a high one. Sixteen units at a time, a chunk's
 /// surrogates as a bit mask (most chunks have none), split into highs and lows when it has
 /// some: it has no lone one when its lows are exactly the units after its highs (a high in
-/// its last unit pairs with the next chunk's first). The chunk where
-/// that fails, and the last units, are read unit by unit, a well-formed pair stepped over
-/// whole.
+/// its last unit pairs with the next chunk's first). The chunk where that fails, and the
+/// last units, are read unit by unit, a well-formed pair stepped over whole.
 fn next_lone(input: &[u16], from: usize) -> Option<usize> {
     let chunk = |k: usize| {
         input

@@ -67,8 +67,9 @@ pub(crate) fn utf16_len_of_tail(b: &[u8], from: usize) -> usize {
     long_tail(b.get(from..).unwrap_or_default())
 }
 
-/// [`utf16_len_of_bytes`] out of line, for [`utf16_len_of_tail`]'s longer tails: inlined
-/// into the markdown walk, its loop cost the walk registers.
+/// [`utf16_len_of_bytes`] out of line, for the tails [`utf16_len_of_tail`] does not read
+/// as one chunk (sixteen bytes or more, or all of a text shorter than a chunk): inlined into
+/// the markdown walk, its loop cost the walk registers.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(never)]
 fn long_tail(b: &[u8]) -> usize {

@@ -62,8 +62,9 @@ pub(super) static SCAN_TABLE: [bool; 256] = {
 /// no unit of [`SCAN_TABLE`] comes before it, and a caller reads a near miss
 /// ([`NEAR_MISSES`]) there as text. Sixteen units at a time: [`special_mask`] marks the
 /// chunk's candidates with vector comparisons, and the first mark is the answer (markup is
-/// one unit in twenty or so in chat text). The last sixteen units are one chunk too, overlapping what came before, so
-/// that no unit is looked at alone unless the message is shorter than a chunk.
+/// one unit in twenty or so in chat text); past a first chunk with none, natively two
+/// chunks a step. The last sixteen units are one chunk too, overlapping what came before,
+/// so that no unit is looked at alone unless the message is shorter than a chunk.
 #[inline]
 pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
     if cfg!(all(target_arch = "wasm32", not(target_feature = "simd128"))) {
@@ -195,9 +196,9 @@ const MARK: u32 = 1;
 )))]
 const MARK: u32 = 8;
 
-/// Bit `k` set when unit `k` of `chunk` is in [`CANDIDATES`]: the stop units and
-/// [`NEAR_MISSES`], in an `or`, four comparisons, three `or`s and a bitmask (`pmovmskb`
-/// with SSE2, `i8x16.bitmask` in the wasm).
+/// Bit `k` set when unit `k` of `chunk` is in [`CANDIDATES`] (the stop units and
+/// [`NEAR_MISSES`]): bit 5 set in every unit, four comparisons, three `or`s and a bitmask
+/// (`pmovmskb` with SSE2, `i8x16.bitmask` in the wasm).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "wasm32", target_feature = "simd128")
