@@ -43,7 +43,8 @@ mod utf16;
 mod vocab;
 
 /// The target's sixteen-byte vector operations, where it has them: SSE2 natively on x86-64,
-/// `simd128` in the npm package's wasm.
+/// `simd128` in the npm package's wasm. The code that uses them is under `cfg(vector)`,
+/// which `build.rs` sets for exactly these targets.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use simd128 as vector;
 #[cfg(target_arch = "x86_64")]

@@ -38,10 +38,7 @@ pub(crate) trait Unit: Copy {
     /// Sixteen units as sixteen bytes in one vector register (SSE2, or the wasm's `v128`),
     /// for searches that compare them with ASCII bytes: a byte as itself, a UTF-16 unit as
     /// [`Unit::byte`] (or 0 from U+8000 on, which is no more ASCII than 0xFF is).
-    #[cfg(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
+    #[cfg(vector)]
     fn vector(chunk: &[Self; 16]) -> crate::vector::m128i;
 }
 
@@ -71,10 +68,7 @@ impl Unit for u8 {
         scan::find_special(hay)
     }
 
-    #[cfg(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
+    #[cfg(vector)]
     #[inline(always)]
     fn vector(chunk: &[u8; 16]) -> crate::vector::m128i {
         crate::vector::load(chunk)
@@ -97,10 +91,7 @@ impl Unit for u16 {
         hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
     }
 
-    #[cfg(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
+    #[cfg(vector)]
     #[inline(always)]
     fn vector(chunk: &[u16; 16]) -> crate::vector::m128i {
         crate::vector::load_utf16(chunk)
@@ -346,17 +337,11 @@ pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
 
 // Of sixteen units, bit `k` set when unit `k` is a surrogate, and when it has bit 10 set
 // (a surrogate's is low): vector comparisons on x86-64 and in the wasm with SIMD.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 use crate::vector::{bit10s, surrogates};
 
 /// Of sixteen units, bit `k` set when unit `k` is a surrogate.
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
+#[cfg(not(vector))]
 fn surrogates(c: &[u16; 16]) -> u32 {
     // (units all below U+D800, most text's, need one OR each)
     if c.iter().fold(0, |a, &u| a | u) < 0xd800 {
@@ -368,10 +353,7 @@ fn surrogates(c: &[u16; 16]) -> u32 {
 }
 
 /// Of sixteen units, bit `k` set when unit `k` has bit 10 set (a surrogate's is low).
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
+#[cfg(not(vector))]
 fn bit10s(c: &[u16; 16]) -> u32 {
     c.iter()
         .enumerate()

@@ -119,10 +119,7 @@ impl<'v> Backticks<'v> {
 /// costs a dozen instructions).
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.
 #[allow(clippy::indexing_slicing)]
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 static NAME_MASK: [u128; Tag::LONGEST_NAME + 1] = {
     let mut t = [0; Tag::LONGEST_NAME + 1];
     let mut k = 1;
@@ -143,10 +140,7 @@ pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spel
     let closing = units.get(i + 1).is_some_and(|c| c.byte() == b'/');
     let name_start = i + 1 + usize::from(closing);
     let close = spelling.close_bracket();
-    #[cfg(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
+    #[cfg(vector)]
     let found = match units
         .get(name_start..name_start + 16)
         .and_then(|c| <&[U; 16]>::try_from(c).ok())
@@ -154,10 +148,7 @@ pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spel
         Some(chunk) => name_in_chunk(chunk, close),
         None => name_by_units(units.get(name_start..)?, close),
     };
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )))]
+    #[cfg(not(vector))]
     let found = name_by_units(units.get(name_start..)?, close);
     let (k, tag) = found?;
     Some((name_start + k + 1 - i, tag, spelling, closing))
@@ -192,10 +183,7 @@ fn name_by_units<U: Unit>(units: &[U], close: u8) -> Option<(usize, Tag)> {
 /// [`name_by_units`] over sixteen units in one register: the name ends at the first
 /// `close` bracket, and its bytes below it are the key. A unit that is no lower-case ASCII
 /// letter makes a key that no name has, where the loop stops at it: the same answer.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 #[inline(always)]
 fn name_in_chunk<U: Unit>(chunk: &[U; 16], close: u8) -> Option<(usize, Tag)> {
     use crate::vector::{bits, eq};

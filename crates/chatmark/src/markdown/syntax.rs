@@ -170,39 +170,24 @@ const CHUNK: usize = 16;
 
 /// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 or wasm SIMD (the low
 /// sixteen bits), a byte per unit elsewhere.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 type Mask = u32;
 /// A chunk's marks ([`special_mask`]): a bit per unit with SSE2 or wasm SIMD (the low
 /// sixteen bits), a byte per unit elsewhere.
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
+#[cfg(not(vector))]
 type Mask = u128;
 
 /// Bits per unit in a [`Mask`].
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 const MARK: u32 = 1;
 /// Bits per unit in a [`Mask`].
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
+#[cfg(not(vector))]
 const MARK: u32 = 8;
 
 /// Bit `k` set when unit `k` of `chunk` is in [`CANDIDATES`] (the stop units and
 /// [`NEAR_MISSES`]): bit 5 set in every unit, four comparisons, three `or`s and a bitmask
 /// (`pmovmskb` with SSE2, `i8x16.bitmask` in the wasm).
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 #[inline(always)]
 fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
     use crate::vector::{bits, eq, gt, or, set};
@@ -218,43 +203,25 @@ fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
 }
 
 /// The bit [`special_mask`] sets in every unit before two of its comparisons.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 const FOLD: u8 = 0x20;
 
 /// [`special_mask`]'s range comparison: folded units above it (and below 0x80) are marks.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 const FOLDED_ABOVE: u8 = 0x7A;
 
 /// The bytes that [`special_mask`] marks although no construct begins with them, because
 /// its range comparison takes them with `\`, `_`, `{` and `~`: `[`, `]`, `^`, `|`, `}` and
 /// DEL, all rare in chat text. The scan reads them as text (one look at the unit), and so
 /// does the plain test (I7).
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(vector), allow(dead_code))]
 pub(super) const NEAR_MISSES: [u8; 6] = *b"[]^|}\x7f";
 
 /// Where [`next_special`] may stop: the units of [`SCAN_TABLE`] and [`NEAR_MISSES`]. Its
 /// vector search stops at all of them, its unit-by-unit search only at the former.
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.
 #[allow(clippy::indexing_slicing)]
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )),
-    allow(dead_code)
-)]
+#[cfg_attr(not(vector), allow(dead_code))]
 pub(super) static CANDIDATES: [bool; 256] = {
     let mut t = SCAN_TABLE;
     let mut k = 0;
@@ -268,10 +235,7 @@ pub(super) static CANDIDATES: [bool; 256] = {
 // [`special_mask`]'s comparisons, byte by byte, mark exactly [`CANDIDATES`]: checked at
 // compile time for every byte value (a UTF-16 unit past U+00FF loads as 0xFF or 0, which
 // are not candidates).
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
+#[cfg(vector)]
 #[allow(clippy::indexing_slicing)]
 const _: () = {
     let mut b = 0;
@@ -292,10 +256,7 @@ const _: () = {
 
 /// Byte `k` (little-endian) set to 1 when unit `k` of `chunk` is in [`SCAN_TABLE`]: the
 /// compiler vectorises the comparisons, and reads the marks as one number.
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
+#[cfg(not(vector))]
 #[inline(always)]
 fn special_mask<U: Unit>(chunk: &[U; CHUNK]) -> Mask {
     u128::from_le_bytes(chunk.map(|c| u8::from(is_special(c.byte()))))
@@ -350,10 +311,7 @@ mod tests {
 
     /// Whether [`super::next_special`] searches with vectors here (its chunks then stop
     /// at the near misses too).
-    const VECTOR: bool = cfg!(any(
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ));
+    const VECTOR: bool = cfg!(vector);
 
     /// The units [`super::special_mask`] marks.
     fn mask_table() -> &'static [bool; 256] {
