@@ -440,6 +440,34 @@ impl StyleSet {
         StyleSet((self.0 & !take) | o)
     }
 
+    /// The bits of inline slot `slot` (`b i u s`, size, colour) in a set's word, all
+    /// below bit 24: the one bit of a flag, the byte lane of a family (none past the
+    /// inline slots).
+    pub(crate) const fn inline_slot_bits(slot: usize) -> u32 {
+        match slot {
+            0..4 => 1 << slot,
+            4 => 0xff << lane(Family::Size),
+            5 => 0xff << lane(Family::Colour),
+            _ => 0,
+        }
+    }
+
+    /// The set's word as 32 bits when it holds inline codes only (the output walk's
+    /// stacks of open tags keep a code so).
+    pub(crate) const fn inline_bits(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// `self` with the inline slot whose bits are `slot` ([`StyleSet::inline_slot_bits`])
+    /// holding exactly what `bits` holds (a set's [`StyleSet::inline_bits`] of at most that
+    /// slot's code, 0 for none): two word operations where a removal and an insertion
+    /// dispatch on the family each.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn with_slot_bits(self, slot: u32, bits: u32) -> StyleSet {
+        StyleSet((self.0 & !(slot as u64)) | bits as u64)
+    }
+
     /// `self` with the line codes of `line` (`lst_*`, `ind_*`) in place of its own, and
     /// nothing else of `line`: [`StyleSet::with`] of a set of line codes, in two masks.
     #[inline]
@@ -671,6 +699,35 @@ mod tests {
             StyleCode::ALL.len(),
             usize::from(StyleCode::Indent5.index()) + 1
         );
+    }
+
+    /// The walk's slot update equals removing the slot's code and inserting the new one,
+    /// from every set of one code per family and for every inline code (and none).
+    #[test]
+    fn slot_bits_replace_a_slots_code() {
+        let mut sets = vec![StyleSet::EMPTY];
+        for c in StyleCode::ALL {
+            let more: Vec<StyleSet> = sets.iter().map(|s| s.with(StyleSet::of(c))).collect();
+            sets.extend(more);
+            sets.sort_by_key(|s| s.0);
+            sets.dedup();
+        }
+        for s in sets {
+            for c in StyleCode::ALL
+                .into_iter()
+                .filter(|c| c.slot() < INLINE_SLOTS)
+            {
+                let lane = StyleSet::inline_slot_bits(c.slot());
+                let others = StyleCode::ALL.into_iter().filter(|o| o.slot() == c.slot());
+                let mut cleared = s;
+                others.for_each(|o| cleared.remove(o));
+                assert_eq!(s.with_slot_bits(lane, 0), cleared, "{s:?} without {c}");
+                let mut with = cleared;
+                with.insert(c);
+                let bits = StyleSet::of(c).inline_bits();
+                assert_eq!(s.with_slot_bits(lane, bits), with, "{s:?} with {c}");
+            }
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::style::INLINE_SLOTS;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::utf16::utf16_len_of_tail;
 use crate::utf16::{Note, Span};
+use crate::vocab::Tag;
 use crate::{DiagnosticCode, StyleCode, StyleSet};
 
 /// The text being written, in the source's encoding.
@@ -91,14 +92,36 @@ impl Output for Utf16Out<'_, '_> {
     }
 }
 
+/// Per tag (I3), by index: the inline slot of its code, that slot's bits in a set
+/// ([`StyleSet::inline_slot_bits`]) and the code's ([`StyleSet::inline_bits`]), so that
+/// the walk updates the open tags' codes with two word operations.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+static TAG_SLOTS: [(u8, u32, u32); Tag::COUNT] = {
+    let mut t = [(0, 0, 0); Tag::COUNT];
+    let mut k = 0;
+    while k < Tag::COUNT {
+        let code = Tag::ALL[k].code();
+        assert!(code.slot() < INLINE_SLOTS, "a tag's code is an inline code");
+        let slot = code.slot();
+        t[k] = (
+            slot as u8,
+            StyleSet::inline_slot_bits(slot),
+            StyleSet::of(code).inline_bits(),
+        );
+        k += 1;
+    }
+    t
+};
+
 /// The walk's state.
 pub(super) struct Emit<'w, O> {
     pub out: O,
     pub runs: &'w mut RunBuilder,
     pub marks: &'w mut Marks,
-    /// Open matched tags (mark, code), per inline slot, by opening order; the innermost
-    /// open one of a slot wins (1.3).
-    pub slots: &'w mut [Vec<(u32, StyleCode)>; INLINE_SLOTS],
+    /// Open matched tags (mark, [`StyleSet::inline_bits`] of the code), per inline slot,
+    /// by opening order; the innermost open one of a slot wins (1.3).
+    pub slots: &'w mut [Vec<(u32, u32)>; INLINE_SLOTS],
     pub want_notes: bool,
 }
 
@@ -205,11 +228,13 @@ impl<O: Output> Emit<'_, O> {
                         Some(p) => {
                             self.flush(&mut st, at);
                             st.kept = at + len;
-                            let code = m.tag().code();
-                            if let Some(stack) = self.slots.get_mut(code.slot()) {
-                                let before = stack.last().map(|&(_, c)| c);
+                            let (slot, lane, bits) = TAG_SLOTS
+                                .get(m.tag_index())
+                                .map_or((usize::MAX, 0, 0), |&(s, l, b)| (usize::from(s), l, b));
+                            if let Some(stack) = self.slots.get_mut(slot) {
+                                let before = stack.last().map_or(0, |&(_, c)| c);
                                 if !closing {
-                                    stack.push((me, code));
+                                    stack.push((me, bits));
                                 } else if stack.last().is_some_and(|&(o, _)| o == p) {
                                     // the common case, the innermost open tag of its slot
                                     // closes: popped without a mark, then any opener below
@@ -225,14 +250,9 @@ impl<O: Output> Emit<'_, O> {
                                     self.marks.end_tag(p);
                                 }
                                 // the slot's innermost open tag is the one whose code shows
-                                let after = stack.last().map(|&(_, c)| c);
+                                let after = stack.last().map_or(0, |&(_, c)| c);
                                 if before != after {
-                                    if let Some(c) = before {
-                                        st.tags.remove(c);
-                                    }
-                                    if let Some(c) = after {
-                                        st.tags.insert(c);
-                                    }
+                                    st.tags = st.tags.with_slot_bits(lane, after);
                                     restyle(&mut st);
                                 }
                             }

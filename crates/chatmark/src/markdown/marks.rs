@@ -48,7 +48,7 @@ pub(super) enum Kind {
     /// A `*`, `_` or `~~` run: its length and the pairs it takes part in are
     /// [`Marks::delim`] (I4, I5).
     Delim,
-    /// An I3 tag of [`Mark::tag_len`] units, [`Mark::tag`], opening or [`Mark::closing`];
+    /// An I3 tag of [`Mark::tag_len`] units, [`Mark::tag_index`], opening or [`Mark::closing`];
     /// the next entry holds its partner if paired ([`Marks::partner`]; whether the walk
     /// marked a paired opener closed is [`Marks::ended`]).
     Tag,
@@ -91,13 +91,10 @@ impl Mark {
         (self.info & 0xff) as usize
     }
 
-    /// A tag's tag.
+    /// The index of a tag's tag ([`Tag::index`]).
     #[inline(always)]
-    pub(super) fn tag(self) -> Tag {
-        Tag::ALL
-            .get((self.info >> 8 & 0xff) as usize)
-            .copied()
-            .unwrap_or(Tag::ALL[0])
+    pub(super) fn tag_index(self) -> usize {
+        (self.info >> 8 & 0xff) as usize
     }
 
     /// Whether a tag closes.

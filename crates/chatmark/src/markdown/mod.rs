@@ -23,7 +23,7 @@ use crate::builder::{FormattedBuilder, TextMut};
 use crate::source::{well_formed, Source, TypedSource};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note};
-use crate::{Diagnostic, Formatted, FormattedUtf16, StyleCode, StyleSet};
+use crate::{Diagnostic, Formatted, FormattedUtf16, StyleSet};
 #[cfg(not(target_arch = "wasm32"))]
 use emit::Utf8Out;
 use emit::{Emit, Output, Utf16Out};
@@ -160,8 +160,8 @@ struct Scratch {
     heads: Heads,
     /// The backtick runs of the current paragraph (I1).
     ticks: Vec<u64>,
-    /// The output walk's open matched tags (mark, code), per inline slot.
-    slots: [Vec<(u32, StyleCode)>; INLINE_SLOTS],
+    /// The output walk's open matched tags (mark, code bits), per inline slot.
+    slots: [Vec<(u32, u32)>; INLINE_SLOTS],
 }
 
 impl Default for Scratch {
