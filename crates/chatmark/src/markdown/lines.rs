@@ -70,15 +70,27 @@ pub(super) fn start<U: Unit>(line: &[U]) -> Start {
 /// `raw` is the raw line or the input from the line's start on: the prefix ends at the
 /// line break either way, so the scan need not find the line's end first.
 pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
-    // the commonest prefix, a bullet at the line's start (P3), read directly: what the
-    // general reading below gives it (no level, the marker and the spaces after it)
-    if let (Some(b'-' | b'*' | b'+'), Some(b' ')) =
-        (raw.first().map(|c| c.byte()), raw.get(1).map(|c| c.byte()))
-    {
-        return (1 + count(raw, 1, b' '), StyleSet::of(StyleCode::Bullet));
-    }
-    prefix_in_general(raw)
+    // the commonest prefixes, a bullet, a one-digit number or a level-one heading at the
+    // line's start (P3), read directly: what the general reading below gives them (no
+    // level, the marker and the spaces after it)
+    let byte = |k: usize| raw.get(k).map(|c| c.byte());
+    let (marker, codes) = match (byte(0), byte(1)) {
+        (Some(b'-' | b'*' | b'+'), Some(b' ')) => (1, StyleSet::of(StyleCode::Bullet)),
+        (Some(b'#'), Some(b' ')) => (1, HEADING),
+        (Some(b'0'..=b'9'), Some(b'.')) if byte(2) == Some(b' ') => {
+            (2, StyleSet::of(StyleCode::Ordered))
+        }
+        _ => return prefix_in_general(raw),
+    };
+    (marker + count(raw, marker, b' '), codes)
 }
+
+/// The codes of a level-one heading (P3).
+const HEADING: StyleSet = {
+    let mut codes = StyleSet::of(StyleCode::Bold);
+    codes.insert(StyleCode::Large);
+    codes
+};
 
 /// [`prefix`] by the general reading of P1–P3.
 fn prefix_in_general<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
@@ -177,10 +189,11 @@ mod tests {
         closes_fence(s.as_bytes(), open)
     }
 
-    /// P3: the bullet read directly is what the general reading gives, for every line of
-    /// up to five units over the prefixes' bytes, in both encodings.
+    /// P3: the bullets, one-digit numbers and level-one headings read directly are what
+    /// the general reading gives, for every line of up to five units over the prefixes'
+    /// bytes, in both encodings.
     #[test]
-    fn the_bullet_fast_path_agrees_with_the_general_reading_p3() {
+    fn the_direct_readings_agree_with_the_general_reading_p3() {
         let alphabet = ['-', '*', '+', ' ', '>', '#', '1', '.', 'x', '\n', '\r'];
         let mut line = Vec::new();
         let mut taken = 0;
@@ -196,10 +209,16 @@ mod tests {
                 assert_eq!(got, prefix_in_general(s.as_bytes()), "{s:?}");
                 let units: Vec<u16> = s.encode_utf16().collect();
                 assert_eq!(prefix(&units[..]), got, "UTF-16 {s:?}");
-                taken += usize::from(s.len() > 1 && "-*+".contains(&s[..1]) && &s[1..2] == " ");
+                let b = s.as_bytes();
+                let direct = match (b.first(), b.get(1)) {
+                    (Some(b'-' | b'*' | b'+' | b'#'), Some(b' ')) => true,
+                    (Some(b'1'), Some(b'.')) => b.get(2) == Some(&b' '),
+                    _ => false,
+                };
+                taken += usize::from(direct);
             }
         }
-        assert!(taken > 4_000, "{taken}");
+        assert!(taken > 5_500, "{taken}");
     }
 
     #[test]
