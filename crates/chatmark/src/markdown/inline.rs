@@ -76,6 +76,26 @@ impl<'v> Backticks<'v> {
     /// paragraph's runs from `from` on first (the lines up to the next blank or fence line),
     /// when they are not yet.
     pub(super) fn closer<U: Unit>(&mut self, s: &[U], n: usize, from: usize) -> Option<usize> {
+        // The commonest span closes with the next run, on its own line: that run (maximal,
+        // as `from` follows a maximal run) is then the first of its length at or after
+        // `from`, as the index would say. The searches of consecutive openers cover
+        // disjoint stretches (the scan's next opener is that run or later), so they stay
+        // linear (L1).
+        let rest = s.get(from..).unwrap_or_default();
+        if let Some(k) = U::position_of(rest, b'`') {
+            let run = rest
+                .get(k..)
+                .map_or(0, |t| t.iter().take_while(|c| c.byte() == b'`').count());
+            let line = rest.get(..k).unwrap_or_default();
+            if run == n && U::position_of(line, b'\n').is_none() {
+                return Some(from + k);
+            }
+        }
+        self.indexed(s, n, from)
+    }
+
+    /// [`Backticks::closer`] through the index alone.
+    fn indexed<U: Unit>(&mut self, s: &[U], n: usize, from: usize) -> Option<usize> {
         if !self.built {
             self.build(s, from);
         }
@@ -259,5 +279,49 @@ mod tests {
         }
         // names are found often, so the comparison is not only of misses
         assert!(found > 20_000, "{found}");
+    }
+}
+
+#[cfg(test)]
+mod backtick_tests {
+    use super::*;
+
+    /// I1: the closer found on the opener's line without the index is the index's, for
+    /// every opener (a maximal backtick run) of random messages of backticks, line breaks,
+    /// blank and fence lines, escapes and text, in both encodings.
+    #[test]
+    fn the_closer_on_the_same_line_is_the_indexs_i1() {
+        let pieces = [
+            "`", "``", "```", "a", " ", "\n", "\n\n", "\n```\n", "\\`", "é",
+        ];
+        let mut rng = crate::rng::Rng(0x2545_f491_4f6c_dd1d);
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let n = rng.below(16);
+            let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let bytes = text.as_bytes();
+            let mut j = 0;
+            while j < bytes.len() {
+                let len = bytes[j..].iter().take_while(|&&b| b == b'`').count();
+                if len == 0 {
+                    j += 1;
+                    continue;
+                }
+                let from = j + len;
+                let want = Backticks::new(&mut slow).indexed(bytes, len, from);
+                let got = Backticks::new(&mut fast).closer(bytes, len, from);
+                assert_eq!(got, want, "{text:?} at {j}");
+                // UTF-16 positions differ from byte positions only past the `é`
+                let at16 = text[..from].encode_utf16().count();
+                let want16 = want.map(|w| text[..w].encode_utf16().count());
+                let got16 = Backticks::new(&mut fast).closer(&units[..], len, at16);
+                assert_eq!(got16, want16, "UTF-16 {text:?} at {j}");
+                found += usize::from(want.is_some());
+                j = from;
+            }
+        }
+        assert!(found > 5_000, "{found}");
     }
 }
