@@ -253,6 +253,19 @@ const fn lane(family: Family) -> u32 {
     }
 }
 
+/// A set prepared to be laid over others ([`StyleSet::overlay`]): its codes and the lanes
+/// they take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Overlay {
+    take: u64,
+    set: u64,
+}
+
+impl Overlay {
+    /// The overlay of the empty set: it leaves a set as it is.
+    pub(crate) const NONE: Overlay = Overlay { take: 0, set: 0 };
+}
+
 /// The flags' lane.
 const FLAG_LANE: u64 = 0xff;
 /// The line codes' lanes (list and indent).
@@ -430,14 +443,9 @@ impl StyleSet {
     /// ```
     #[must_use]
     pub const fn with(self, other: StyleSet) -> StyleSet {
-        let o = other.0;
-        // 0xff in each lane of `other` that holds a code (no carry crosses a byte: each
-        // lane's low seven bits plus 0x7f stay below 0x100), the flags' lane left out
-        let held = ((((o & LOW7) + LOW7) | o) & HIGH) >> 7;
-        let take = held.wrapping_mul(0xff) & !FLAG_LANE;
         // `other`'s lanes that hold nothing are zero, and its flags join `self`'s: so all of
         // `other` goes in, over `self` with the lanes `other` holds cleared
-        StyleSet((self.0 & !take) | o)
+        self.under(other.overlay())
     }
 
     /// The bits of inline slot `slot` (`b i u s`, size, colour) in a set's word, all
@@ -466,6 +474,26 @@ impl StyleSet {
     #[must_use]
     pub(crate) const fn with_slot_bits(self, slot: u32, bits: u32) -> StyleSet {
         StyleSet((self.0 & !(slot as u64)) | bits as u64)
+    }
+
+    /// What [`StyleSet::with`] takes of `self`, worked out once, for a set laid over many
+    /// ([`StyleSet::under`]).
+    pub(crate) const fn overlay(self) -> Overlay {
+        let o = self.0;
+        // 0xff in each lane that holds a code (no carry crosses a byte: each lane's low
+        // seven bits plus 0x7f stay below 0x100), the flags' lane left out
+        let held = ((((o & LOW7) + LOW7) | o) & HIGH) >> 7;
+        Overlay {
+            take: held.wrapping_mul(0xff) & !FLAG_LANE,
+            set: o,
+        }
+    }
+
+    /// [`StyleSet::with`] of the set `over` was made from, in two word operations.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn under(self, over: Overlay) -> StyleSet {
+        StyleSet((self.0 & !over.take) | over.set)
     }
 
     /// `self` with the line codes of `line` (`lst_*`, `ind_*`) in place of its own, and

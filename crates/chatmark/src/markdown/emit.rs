@@ -10,7 +10,7 @@ use super::marks::{Kind, Marks};
 use crate::builder::RunBuilder;
 use crate::msg::msg;
 use crate::source::{TypedSource, Unit};
-use crate::style::INLINE_SLOTS;
+use crate::style::{Overlay, INLINE_SLOTS};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::utf16::utf16_len_of_tail;
 use crate::utf16::{Note, Span};
@@ -134,18 +134,17 @@ struct State {
     /// Open delimiter pairs per flag slot (`b i u s`).
     counts: [usize; 4],
     /// The codes of the delimiter pairs and of the innermost open tag of each slot; the
-    /// inline codes in force (both), and the current line's codes.
+    /// inline codes in force (both), and the current line's codes as laid over them (none
+    /// outside the content of a line with codes).
     pairs: StyleSet,
     tags: StyleSet,
     inline: StyleSet,
-    codes: StyleSet,
+    codes: Overlay,
     /// The inline codes with the line's (the style of the text being written).
     style: StyleSet,
     /// The inline codes of the last text given a span.
     last_inline: StyleSet,
-    /// Whether the walk is in the content of a line with codes, and the UTF-16 position
-    /// where that content began.
-    in_line: bool,
+    /// The UTF-16 position where the content of the last line with codes began.
     line_start: usize,
 }
 
@@ -160,10 +159,9 @@ impl<O: Output> Emit<'_, O> {
             pairs: StyleSet::EMPTY,
             tags: StyleSet::EMPTY,
             inline: StyleSet::EMPTY,
-            codes: StyleSet::EMPTY,
+            codes: Overlay::NONE,
             style: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
-            in_line: false,
             line_start: 0,
         };
         let mut notes = Vec::new();
@@ -188,11 +186,10 @@ impl<O: Output> Emit<'_, O> {
                     self.out.push(st.kept, at);
                     st.kept = at + prefix;
                     self.flush(&mut st, at + prefix);
-                    st.codes = self.marks.line_codes(line);
+                    st.codes = self.marks.line_codes(line).overlay();
                     line += 1;
-                    st.style = st.inline.with(st.codes);
+                    st.style = st.inline.under(st.codes);
                     st.line_start = self.runs.position();
-                    st.in_line = true;
                 }
                 Kind::LineEnd => self.end_line(&mut st, s, at),
                 Kind::Delim => {
@@ -288,9 +285,8 @@ impl<O: Output> Emit<'_, O> {
         {
             self.runs.restyle_last(st.last_inline);
         }
-        st.codes = StyleSet::EMPTY;
+        st.codes = Overlay::NONE;
         st.style = st.inline;
-        st.in_line = false;
     }
 
     /// Copies the text up to `at` and gives what was written since the last span one span
@@ -311,12 +307,7 @@ impl<O: Output> Emit<'_, O> {
 /// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
 fn restyle(st: &mut State) {
     st.inline = st.tags.with_flags_of(st.pairs);
-    // (a line has codes exactly while the walk is in one)
-    st.style = if st.in_line {
-        st.inline.with(st.codes)
-    } else {
-        st.inline
-    };
+    st.style = st.inline.under(st.codes);
 }
 
 /// Opens (`up`) or closes `n` delimiter pairs of `code` (I4, I5).
