@@ -355,8 +355,9 @@ impl Marks {
         self.set_wide(k, e);
     }
 
-    /// Records that delimiter run `k` of one or two delimiters, which has no events yet,
-    /// closes one pair, by two delimiters or by one (the matcher's fast path, I4).
+    /// Records that delimiter run `k` of one to three delimiters closes one pair, by two
+    /// delimiters or by one (the matcher's fast path, I4): once, or for a run of three once
+    /// by two and once by one; it has no other events.
     #[inline(always)]
     pub(super) fn set_close(&mut self, k: u32, two: bool) {
         self.pairs += 1;
