@@ -101,7 +101,11 @@ impl Scan<'_> {
             let mut j = i + skip;
             if let Some(stop) = code_until {
                 match find(s, j, stop, b'\n') {
-                    Some(nl) => j = nl,
+                    // the whole line is inside the code span
+                    Some(nl) => {
+                        i = line_break(s, marks, has_codes, i, nl);
+                        continue;
+                    }
                     None => {
                         j = stop.max(j);
                         code_until = None;
@@ -109,9 +113,7 @@ impl Scan<'_> {
                 }
             }
             i = loop {
-                if code_until.is_none() {
-                    j = next_special(s, j);
-                }
+                j = next_special(s, j);
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {
                         marks.end_line(n);
@@ -119,13 +121,7 @@ impl Scan<'_> {
                     break n;
                 };
                 match b {
-                    b'\n' => {
-                        if has_codes {
-                            let cr = j > i && s.get(j - 1).is_some_and(|c| c.byte() == b'\r');
-                            marks.end_line(j - usize::from(cr));
-                        }
-                        break j + 1;
-                    }
+                    b'\n' => break line_break(s, marks, has_codes, i, j),
                     b'\\' => {
                         // I2: a backslash before ASCII punctuation goes
                         if s.get(j + 1)
@@ -144,8 +140,9 @@ impl Scan<'_> {
                             Some(close) => match find(s, j + len, close, b'\n') {
                                 None => j = close + len,
                                 Some(nl) => {
+                                    // the span goes on past this line
                                     code_until = Some(close + len);
-                                    j = nl;
+                                    break line_break(s, marks, has_codes, i, nl);
                                 }
                             },
                             None => j += len,
@@ -172,6 +169,17 @@ impl Scan<'_> {
         }
         close_region(marks, heads);
     }
+}
+
+/// The line that began at `i` breaks at `nl`: the content of a line with codes ends there
+/// (before a `\r` right before the `\n`, 1.3). Returns where the next line begins.
+#[inline(always)]
+fn line_break<U: Unit>(s: &[U], marks: &mut Marks, has_codes: bool, i: usize, nl: usize) -> usize {
+    if has_codes {
+        let cr = nl > i && s.get(nl - 1).is_some_and(|c| c.byte() == b'\r');
+        marks.end_line(nl - usize::from(cr));
+    }
+    nl + 1
 }
 
 /// Records the tag at `at` and pairs a closer with the last unpaired opener of its tag
