@@ -31,6 +31,13 @@ pub(crate) trait Unit: Copy {
         s.iter().position(|&c| c.byte() == b)
     }
 
+    /// How many units from the start of `s` are the ASCII byte `b` (a delimiter or
+    /// backtick run's length).
+    #[inline]
+    fn run_of(s: &[Self], b: u8) -> usize {
+        s.iter().take_while(|c| c.byte() == b).count()
+    }
+
     /// Index of the first `<`, `&` or `\r` in `hay`: the units HTML's data state stops at.
     #[cfg(feature = "html")]
     fn find_special(hay: &[Self]) -> Option<usize>;
@@ -59,6 +66,19 @@ impl Unit for u8 {
     #[inline]
     fn position_of(s: &[u8], b: u8) -> Option<usize> {
         memchr::memchr(b, s)
+    }
+
+    /// Eight bytes at a time: the first byte of the word that is not `b` ends a run
+    /// shorter than eight (nearly every run) without a loop.
+    #[inline(always)]
+    fn run_of(s: &[u8], b: u8) -> usize {
+        if let Some(w) = s.first_chunk::<8>() {
+            let other = u64::from_le_bytes(*w) ^ (u64::from(b) * 0x0101_0101_0101_0101);
+            if other != 0 {
+                return (other.trailing_zeros() / 8) as usize;
+            }
+        }
+        s.iter().take_while(|&&c| c == b).count()
     }
 
     /// Eight bytes at a time ([`scan::find_special`]).
@@ -554,6 +574,24 @@ mod tests {
                 .flat_map(|_| pieces[rng.below(pieces.len())].iter().copied())
                 .collect();
             assert_eq!(well_formed(&input).as_ref(), slow(&input), "{input:x?}");
+        }
+    }
+
+    /// A run read a word at a time is the run read unit by unit, for runs of every length
+    /// up to past two words, at every offset, followed by anything or by nothing.
+    #[test]
+    fn runs_read_by_words_are_runs_read_by_units() {
+        for len in 0..20 {
+            for after in [&b""[..], b"a", b"**", b"\xc3\xa9", b"~*"] {
+                for b in [b'*', b'_', b'~', b'`'] {
+                    let mut s = vec![b; len];
+                    s.extend_from_slice(after);
+                    let slow = s.iter().take_while(|&&c| c == b).count();
+                    assert_eq!(u8::run_of(&s, b), slow, "{s:?}");
+                    let units: Vec<u16> = s.iter().map(|&c| u16::from(c)).collect();
+                    assert_eq!(u16::run_of(&units, b), slow, "{s:?}");
+                }
+            }
         }
     }
 

@@ -83,9 +83,7 @@ impl<'v> Backticks<'v> {
         // linear (L1).
         let rest = s.get(from..).unwrap_or_default();
         if let Some(k) = U::position_of(rest, b'`') {
-            let run = rest
-                .get(k..)
-                .map_or(0, |t| t.iter().take_while(|c| c.byte() == b'`').count());
+            let run = rest.get(k..).map_or(0, |t| U::run_of(t, b'`'));
             let line = rest.get(..k).unwrap_or_default();
             if run == n && U::position_of(line, b'\n').is_none() {
                 return Some(from + k);
@@ -114,9 +112,7 @@ impl<'v> Backticks<'v> {
             let (end, next) = line_end(s, i);
             while let Some(k) = s.get(i..end).and_then(|t| U::position_of(t, b'`')) {
                 let k = i + k;
-                let n = s
-                    .get(k..end)
-                    .map_or(0, |t| t.iter().take_while(|c| c.byte() == b'`').count());
+                let n = s.get(k..end).map_or(0, |t| U::run_of(t, b'`'));
                 self.runs.push(pack(n, k));
                 i = k + n;
             }

@@ -238,6 +238,5 @@ fn find<U: Unit>(s: &[U], from: usize, to: usize, b: u8) -> Option<usize> {
 /// How many units from `from` are the ASCII byte `b`.
 #[inline]
 fn run_len<U: Unit>(s: &[U], from: usize, b: u8) -> usize {
-    s.get(from..)
-        .map_or(0, |t| t.iter().take_while(|c| c.byte() == b).count())
+    s.get(from..).map_or(0, |t| U::run_of(t, b))
 }
