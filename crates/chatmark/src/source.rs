@@ -106,6 +106,23 @@ impl Unit for u16 {
         self as u8
     }
 
+    /// Four units at a time, as one word: the lowest unit that is not `b` ends a run
+    /// shorter than four without a loop.
+    #[inline(always)]
+    fn run_of(s: &[u16], b: u8) -> usize {
+        if let Some(w) = s.first_chunk::<4>() {
+            let word = w
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &u| acc << 16 | u64::from(u));
+            let other = word ^ (u64::from(b) * 0x0001_0001_0001_0001);
+            if other != 0 {
+                return (other.trailing_zeros() / 16) as usize;
+            }
+        }
+        s.iter().take_while(|&&c| c == u16::from(b)).count()
+    }
+
     #[cfg(feature = "html")]
     fn find_special(hay: &[u16]) -> Option<usize> {
         hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
