@@ -4,9 +4,13 @@
 //! Producers push whole characters, so no boundary splits a surrogate pair (C5), and every
 //! run lies inside the text pushed (C6).
 
+#[cfg(feature = "html")]
 use crate::source::Source;
+#[cfg(feature = "html")]
 use crate::utf16::{push_utf16, utf16_len};
-use crate::{Formatted, FormattedUtf16, StyleSet, TextStyle};
+#[cfg(feature = "html")]
+use crate::{Formatted, FormattedUtf16};
+use crate::{StyleSet, TextStyle};
 
 /// Builds canonical runs from consecutive spans of UTF-16 units, each with one style set.
 #[derive(Debug, Default)]
@@ -64,6 +68,15 @@ impl RunBuilder {
         }
     }
 
+    /// A builder with no runs that writes into `runs` (emptied; its capacity is reused).
+    pub(crate) fn reusing(mut runs: Vec<TextStyle>) -> Self {
+        runs.clear();
+        RunBuilder {
+            runs,
+            ..RunBuilder::default()
+        }
+    }
+
     /// UTF-16 units emitted so far.
     pub(crate) fn position(&self) -> usize {
         self.pos
@@ -88,6 +101,7 @@ impl RunBuilder {
 /// The text being built, in the encoding its caller asked for: UTF-8 for the Rust API, or
 /// UTF-16 units for hosts whose strings are UTF-16 (the npm package), written straight
 /// from the source so that no second pass transcodes it.
+#[cfg(feature = "html")]
 #[derive(Debug)]
 enum TextBuf {
     // the markdown-only wasm writes UTF-16 only
@@ -96,21 +110,16 @@ enum TextBuf {
     Utf16(Vec<u16>),
 }
 
-/// The text of a [`FormattedBuilder`], borrowed in its encoding.
-pub(crate) enum TextMut<'a> {
-    // markdown mode writes UTF-16 only in the wasm
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-    Utf8(&'a mut String),
-    Utf16(&'a mut Vec<u16>),
-}
-
-/// Text plus runs: what the markup parsers write into.
+/// Text plus runs: what HTML mode writes into (markdown mode writes its text and a
+/// [`RunBuilder`] itself).
+#[cfg(feature = "html")]
 #[derive(Debug)]
 pub(crate) struct FormattedBuilder {
     text: TextBuf,
     runs: RunBuilder,
 }
 
+#[cfg(feature = "html")]
 impl FormattedBuilder {
     /// A UTF-8 builder that holds `bytes` of text and `runs` runs before it reallocates.
     // (the markdown-only wasm builds UTF-16 text only)
@@ -150,7 +159,6 @@ impl FormattedBuilder {
 
     /// Appends `s`, whose length in UTF-16 units the caller has counted (`units`), styled
     /// with `set`: for producers that scan the text anyway (HTML mode).
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn push_str_units(&mut self, s: &str, units: usize, set: StyleSet) {
         debug_assert_eq!(units, utf16_len(s));
@@ -209,8 +217,6 @@ impl FormattedBuilder {
         self.runs.advance(units, set);
     }
 
-    // used by HTML mode only
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Appends one character styled with `set`.
     #[inline]
     pub(crate) fn push_char(&mut self, c: char, set: StyleSet) {
@@ -224,22 +230,16 @@ impl FormattedBuilder {
         self.runs.advance(c.len_utf16(), set);
     }
 
-    // used by HTML mode only
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Whether the text is written as UTF-16 (which counts its units as it goes).
     pub(crate) fn writes_utf16(&self) -> bool {
         matches!(self.text, TextBuf::Utf16(_))
     }
 
-    // used by HTML mode only
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Whether no text has been written.
     pub(crate) fn is_empty(&self) -> bool {
         self.runs.position() == 0
     }
 
-    // used by HTML mode only
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     /// Whether the text written so far ends with `\n`.
     pub(crate) fn ends_with_newline(&self) -> bool {
         match &self.text {
@@ -248,18 +248,7 @@ impl FormattedBuilder {
         }
     }
 
-    /// The text being written (in its encoding) and the run builder, for a producer that
-    /// writes both itself (markdown mode).
-    pub(crate) fn parts(&mut self) -> (TextMut<'_>, &mut RunBuilder) {
-        let text = match &mut self.text {
-            TextBuf::Utf8(t) => TextMut::Utf8(t),
-            TextBuf::Utf16(t) => TextMut::Utf16(t),
-        };
-        (text, &mut self.runs)
-    }
-
     /// Makes room for `n` more runs.
-    #[cfg_attr(not(feature = "html"), allow(dead_code))]
     pub(crate) fn reserve_runs(&mut self, n: usize) {
         self.runs.reserve(n);
     }
@@ -322,7 +311,7 @@ fn with_fresh<S: Default>(f: impl FnOnce(&mut S)) {
     f(&mut S::default());
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "html"))]
 mod tests {
     use super::*;
     use crate::StyleCode;

@@ -19,11 +19,11 @@ mod scan;
 pub(crate) mod syntax;
 mod unicode;
 
-use crate::builder::{FormattedBuilder, TextMut};
+use crate::builder::RunBuilder;
 use crate::source::{well_formed, Source, TypedSource};
 use crate::style::INLINE_SLOTS;
 use crate::utf16::{to_diagnostics, Note};
-use crate::{Diagnostic, Formatted, FormattedUtf16, StyleSet};
+use crate::{Diagnostic, Formatted, FormattedUtf16};
 #[cfg(not(target_arch = "wasm32"))]
 use emit::Utf8Out;
 use emit::{Emit, Output, Utf16Out};
@@ -50,9 +50,20 @@ pub fn parse_markdown(input: &str) -> Formatted {
     return parse_markdown_utf16(&input.encode_utf16().collect::<Vec<u16>>()).to_formatted();
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let mut out = FormattedBuilder::with_capacity(input.len(), 0);
-        parse(Source::Utf8(input), false, &mut out);
-        out.finish()
+        let (mut text, mut runs) = (String::with_capacity(input.len()), RunBuilder::default());
+        parse(
+            input,
+            Utf8Out {
+                src: input,
+                text: &mut text,
+            },
+            &mut runs,
+            false,
+        );
+        Formatted {
+            text,
+            text_styles: runs.finish(),
+        }
     }
 }
 
@@ -79,10 +90,21 @@ pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnosti
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let src = Source::Utf8(input);
-        let mut out = FormattedBuilder::with_capacity(input.len(), 0);
-        let notes = parse(src, true, &mut out);
-        (out.finish(), to_diagnostics(src, notes))
+        let (mut text, mut runs) = (String::with_capacity(input.len()), RunBuilder::default());
+        let notes = parse(
+            input,
+            Utf8Out {
+                src: input,
+                text: &mut text,
+            },
+            &mut runs,
+            true,
+        );
+        let f = Formatted {
+            text,
+            text_styles: runs.finish(),
+        };
+        (f, to_diagnostics(Source::Utf8(input), notes))
     }
 }
 
@@ -121,11 +143,7 @@ pub fn parse_markdown_utf16(input: &[u16]) -> FormattedUtf16 {
 /// assert!(out.text_styles.is_empty());
 /// ```
 pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
-    let input = well_formed(input);
-    FormattedBuilder::utf16_into(out, input.len(), |mut b| {
-        parse(Source::Utf16(&input), false, &mut b);
-        b
-    });
+    parse_utf16(&well_formed(input), out, false);
 }
 
 /// [`parse_markdown_utf16`] with the diagnostics too, positions in units of `input` (L3).
@@ -140,13 +158,29 @@ pub fn parse_markdown_utf16_into(input: &[u16], out: &mut FormattedUtf16) {
 /// ```
 pub fn parse_markdown_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, Vec<Diagnostic>) {
     let input = well_formed(input);
-    let src = Source::Utf16(&input);
-    let (mut out, mut notes) = (FormattedUtf16::default(), Vec::new());
-    FormattedBuilder::utf16_into(&mut out, input.len(), |mut b| {
-        notes = parse(src, true, &mut b);
-        b
-    });
-    (out, to_diagnostics(src, notes))
+    let mut out = FormattedUtf16::default();
+    let notes = parse_utf16(&input, &mut out, true);
+    (out, to_diagnostics(Source::Utf16(&input), notes))
+}
+
+/// [`parse`] of well-formed UTF-16 `input` into `out`, replacing what it held but reusing
+/// its buffers.
+fn parse_utf16(input: &[u16], out: &mut FormattedUtf16, notes: bool) -> Vec<Note> {
+    let mut text = core::mem::take(&mut out.text);
+    text.clear();
+    text.reserve(input.len());
+    let mut runs = RunBuilder::reusing(core::mem::take(&mut out.text_styles));
+    let found = parse(
+        input,
+        Utf16Out {
+            src: input,
+            text: &mut text,
+        },
+        &mut runs,
+        notes,
+    );
+    (out.text, out.text_styles) = (text, runs.finish());
+    found
 }
 
 /// The parser's working buffers, kept per thread and reused across calls so that a
@@ -208,55 +242,34 @@ thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = const { core::cell::RefCell::new(Scratch::NEW) };
 }
 
-/// Parses `src` into `out` with this thread's scratch buffers (fresh ones if they are in
-/// use); diagnostics are collected only when `notes` is asked for.
-fn parse(src: Source<'_>, notes: bool, out: &mut FormattedBuilder) -> Vec<Note> {
-    if plain::is_plain(src) {
-        out.plain(src);
+/// Parses `src` into its own encoding's `out` and `runs`, with this thread's scratch
+/// buffers (fresh ones if they are in use); diagnostics are collected only when `notes`
+/// is asked for. A plain message (I7) is copied whole, with no run.
+fn parse<'a, T: TypedSource<'a>, O: Output>(
+    src: T,
+    mut out: O,
+    runs: &mut RunBuilder,
+    notes: bool,
+) -> Vec<Note> {
+    let n = src.units().len();
+    // Marks hold 32-bit positions: a message past 4 GiB (far beyond any limit) stays text.
+    if plain::is_plain(src.source()) || u32::try_from(n).is_err() {
+        out.push(0, n);
         return Vec::new();
     }
     let mut found = Vec::new();
     crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
-        found = run(src, scratch, notes, out);
-        scratch.reset(src.len());
+        found = one_pass(src, out, runs, scratch, notes);
+        scratch.reset(n);
     });
     found
-}
-
-fn run(
-    src: Source<'_>,
-    s: &mut Scratch,
-    want_notes: bool,
-    out: &mut FormattedBuilder,
-) -> Vec<Note> {
-    // Marks hold 32-bit positions: a message past 4 GiB (far beyond any limit) stays text.
-    if u32::try_from(src.len()).is_err() {
-        out.push_src(src, 0, src.len(), StyleSet::EMPTY);
-        return Vec::new();
-    }
-    let (text, runs) = out.parts();
-    match (src, text) {
-        #[cfg(not(target_arch = "wasm32"))]
-        (Source::Utf8(src), TextMut::Utf8(text)) => {
-            one_pass(src, Utf8Out { src, text }, runs, s, want_notes)
-        }
-        (Source::Utf16(src), TextMut::Utf16(text)) => {
-            one_pass(src, Utf16Out { src, text }, runs, s, want_notes)
-        }
-        // the entry points write a source's own encoding (and in the wasm the UTF-8 ones
-        // read through the UTF-16 parser): never taken
-        _ => {
-            out.push_src(src, 0, src.len(), StyleSet::EMPTY);
-            Vec::new()
-        }
-    }
 }
 
 /// The scan of `src` into the scratch marks, then the walk writing `out` and `runs`.
 fn one_pass<'a, T: TypedSource<'a>, O: Output>(
     src: T,
     out: O,
-    runs: &mut crate::builder::RunBuilder,
+    runs: &mut RunBuilder,
     s: &mut Scratch,
     want_notes: bool,
 ) -> Vec<Note> {

@@ -145,13 +145,20 @@ mod tests {
                 continue;
             }
             taken += 1;
-            let mut out = crate::builder::FormattedBuilder::with_capacity(0, 0);
-            let src = Source::Utf8(&text);
-            let notes =
-                super::super::run(src, &mut super::super::Scratch::default(), true, &mut out);
-            let f = out.finish();
-            assert_eq!(f.text, text, "{text:?}");
-            assert!(f.text_styles.is_empty(), "{text:?}: {:?}", f.text_styles);
+            let (mut out, mut runs) = (String::new(), crate::builder::RunBuilder::default());
+            let notes = super::super::one_pass(
+                text.as_str(),
+                super::super::emit::Utf8Out {
+                    src: &text,
+                    text: &mut out,
+                },
+                &mut runs,
+                &mut super::super::Scratch::default(),
+                true,
+            );
+            assert_eq!(out, text, "{text:?}");
+            let runs = runs.finish();
+            assert!(runs.is_empty(), "{text:?}: {runs:?}");
             assert!(notes.is_empty(), "{text:?}");
         }
         assert!(taken > 1000, "only {taken} plain messages generated");
