@@ -127,6 +127,20 @@ fn families() -> Vec<Family> {
         fam!("md a backtick per paragraph", Markdown, 4, |n| r(
             "`a\n\n", n
         )),
+        // a code span's closer looked for on its own line first (I1): found, and missed
+        // by the next run's length, on one line and across lines of one paragraph
+        fam!("md code spans closed on their line", Markdown, 4, |n| r(
+            "`a` ", n
+        )),
+        fam!("md runs of other lengths on one line", Markdown, 4, |n| r(
+            "`a``", n
+        )),
+        fam!(
+            "md openers whose closers are lines away",
+            Markdown,
+            5,
+            |n| "`".to_string() + &r("a ``\n", n)
+        ),
         fam!("md unclosed tags in fenced regions", Markdown, 19, |n| r(
             "{red}<big>\n```\n```\n",
             n
