@@ -62,10 +62,16 @@ impl Scan<'_> {
             let mut codes = StyleSet::EMPTY;
             let mut skip = 0;
             let rest = s.get(i..).unwrap_or_default();
-            if rest.first().is_some_and(|c| line_start_special(c.byte())) {
-                // the line's end is looked for only when the line may be blank or a fence;
-                // a prefix ends before the line break by itself
-                let start = lines::start(rest);
+            let first = rest.first().map_or(b'\n', |c| c.byte());
+            if line_start_special(first) {
+                // the line's end is looked for only when the line may be blank or a fence,
+                // which only a space, a backtick or the line break can begin; a prefix ends
+                // before the line break by itself
+                let start = if matches!(first, b' ' | b'`' | b'\n' | b'\r') {
+                    lines::start(rest)
+                } else {
+                    lines::Start::Other
+                };
                 if start != lines::Start::Other {
                     let (end, next) = line_end(s, i);
                     let opens = lines::opens_fence(s.get(i..end).unwrap_or_default());
