@@ -49,22 +49,7 @@ pub fn parse_markdown(input: &str) -> Formatted {
     #[cfg(target_arch = "wasm32")]
     return parse_markdown_utf16(&input.encode_utf16().collect::<Vec<u16>>()).to_formatted();
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let (mut text, mut runs) = (String::with_capacity(input.len()), RunBuilder::default());
-        parse(
-            input,
-            Utf8Out {
-                src: input,
-                text: &mut text,
-            },
-            &mut runs,
-            false,
-        );
-        Formatted {
-            text,
-            text_styles: runs.finish(),
-        }
-    }
+    parse_utf8(input, false).0
 }
 
 /// Parses `input` in markdown mode and also returns diagnostics (unmatched tags, L3) with
@@ -90,22 +75,30 @@ pub fn parse_markdown_with_diagnostics(input: &str) -> (Formatted, Vec<Diagnosti
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let (mut text, mut runs) = (String::with_capacity(input.len()), RunBuilder::default());
-        let notes = parse(
-            input,
-            Utf8Out {
-                src: input,
-                text: &mut text,
-            },
-            &mut runs,
-            true,
-        );
-        let f = Formatted {
-            text,
-            text_styles: runs.finish(),
-        };
+        let (f, notes) = parse_utf8(input, true);
         (f, to_diagnostics(Source::Utf8(input), notes))
     }
+}
+
+/// [`parse`] of UTF-8 `input` into a new result, natively (the wasm reads UTF-8 through
+/// the UTF-16 parser).
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_utf8(input: &str, notes: bool) -> (Formatted, Vec<Note>) {
+    let (mut text, mut runs) = (String::with_capacity(input.len()), RunBuilder::default());
+    let found = parse(
+        input,
+        Utf8Out {
+            src: input,
+            text: &mut text,
+        },
+        &mut runs,
+        notes,
+    );
+    let f = Formatted {
+        text,
+        text_styles: runs.finish(),
+    };
+    (f, found)
 }
 
 /// Parses UTF-16 `input` in markdown mode, the text written as UTF-16 too: for hosts whose
