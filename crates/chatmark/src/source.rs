@@ -605,8 +605,12 @@ mod tests {
                     s.extend_from_slice(after);
                     let slow = s.iter().take_while(|&&c| c == b).count();
                     assert_eq!(u8::run_of(&s, b), slow, "{s:?}");
-                    let units: Vec<u16> = s.iter().map(|&c| u16::from(c)).collect();
+                    let mut units: Vec<u16> = s.iter().map(|&c| u16::from(c)).collect();
                     assert_eq!(u16::run_of(&units, b), slow, "{s:?}");
+                    // a unit past U+00FF whose low byte is `b` ends the run too
+                    units.truncate(len);
+                    units.push(0x100 | u16::from(b));
+                    assert_eq!(u16::run_of(&units, b), len, "{units:x?}");
                 }
             }
         }

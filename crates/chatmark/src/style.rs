@@ -255,7 +255,7 @@ const fn lane(family: Family) -> u32 {
 
 /// A set prepared to be laid over others ([`StyleSet::overlay`]): its codes and the lanes
 /// they take.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Overlay {
     take: u64,
     set: u64,
@@ -466,14 +466,14 @@ impl StyleSet {
         self.0 as u32
     }
 
-    /// `self` with the inline slot whose bits are `slot` ([`StyleSet::inline_slot_bits`])
+    /// `self` with the inline slot whose bits are `lane` ([`StyleSet::inline_slot_bits`])
     /// holding exactly what `bits` holds (a set's [`StyleSet::inline_bits`] of at most that
     /// slot's code, 0 for none): two word operations where a removal and an insertion
     /// dispatch on the family each.
     #[inline]
     #[must_use]
-    pub(crate) const fn with_slot_bits(self, slot: u32, bits: u32) -> StyleSet {
-        StyleSet((self.0 & !(slot as u64)) | bits as u64)
+    pub(crate) const fn with_slot_bits(self, lane: u32, bits: u32) -> StyleSet {
+        StyleSet((self.0 & !(lane as u64)) | bits as u64)
     }
 
     /// What [`StyleSet::with`] takes of `self`, worked out once, for a set laid over many

@@ -102,8 +102,8 @@ static TAG_SLOTS: [(u8, u32, u32); Tag::COUNT] = {
     let mut k = 0;
     while k < Tag::COUNT {
         let code = Tag::ALL[k].code();
-        assert!(code.slot() < INLINE_SLOTS, "a tag's code is an inline code");
         let slot = code.slot();
+        assert!(slot < INLINE_SLOTS, "a tag's code is an inline code");
         t[k] = (
             slot as u8,
             StyleSet::inline_slot_bits(slot),
