@@ -2,7 +2,7 @@
 """Draws benches/speed.svg: instructions per input byte of chatmark and its peers over the
 shared corpus, as the callgrind speed check (examples/instructions.rs) counts them.
 
-    cargo run --release -p chatmark-benches --example instructions | python3 benches/chart.py
+    cargo run --profile speed -p chatmark-benches --example instructions | python3 benches/chart.py
 
 Reads the check's table from stdin (the rows `case instructions per-byte`) and writes the
 SVG beside this script. No dependencies: the SVG is written by hand.
