@@ -78,7 +78,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     }
-    // the floors hold for the peers' fastest build only: another profile would flatter them
+    // the floors are set in the peers' fastest build: in another, the ratios would flatter chatmark
     let profile = std::env::current_exe()
         .ok()
         .and_then(|p| Some(p.parent()?.parent()?.file_name()?.to_owned()));
