@@ -55,7 +55,7 @@ def svg(per_byte):
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">'
         f'<rect width="100%" height="100%" fill="#fff"/>'
         f'<text x="10" y="20" font-size="15">Instructions per input byte, one pass over the corpus '
-        f'(callgrind; fewer is faster)</text>'
+        f'(callgrind, fat LTO; fewer is faster)</text>'
     )
     return head + "".join(out) + "</svg>\n"
 
