@@ -1,6 +1,7 @@
 //! Runs one engine path over the corpus many times, for profilers (callgrind counts
 //! instructions repeatably): `profile markdown|markdown16|html|normalize [rounds]`
 //! (`markdown16`: the UTF-16 entry point the npm package calls, into one reused result).
+//! Build it with `--profile speed` (fat LTO) to profile what the speed check counts.
 
 use std::hint::black_box;
 
