@@ -6,7 +6,7 @@
 //! plus the line codes on a line's content (P4). Unpaired tags are text, with a diagnostic
 //! when asked for (L3).
 
-use super::marks::{Kind, Marks};
+use super::marks::{Kind, Marks, NONE};
 use crate::builder::RunBuilder;
 use crate::msg::msg;
 use crate::source::{TypedSource, Unit};
@@ -120,7 +120,8 @@ pub(super) struct Emit<'w, O> {
     pub runs: &'w mut RunBuilder,
     pub marks: &'w mut Marks,
     /// Open matched tags (mark, [`StyleSet::inline_bits`] of the code), per inline slot,
-    /// by opening order; the innermost open one of a slot wins (1.3).
+    /// by opening order, below the innermost open one (in the walk's state, whose code
+    /// wins, 1.3): a slot holding one tag at a time never touches its vector.
     pub slots: &'w mut [Vec<(u32, u32)>; INLINE_SLOTS],
     pub want_notes: bool,
 }
@@ -146,6 +147,9 @@ struct State {
     last_inline: StyleSet,
     /// The UTF-16 position where the content of the last line with codes began.
     line_start: usize,
+    /// Per inline slot, its innermost open matched tag (mark, [`StyleSet::inline_bits`] of
+    /// the code), [`NONE`] if none; the ones it hides are in [`Emit::slots`].
+    tops: [(u32, u32); INLINE_SLOTS],
 }
 
 impl<O: Output> Emit<'_, O> {
@@ -163,6 +167,7 @@ impl<O: Output> Emit<'_, O> {
             style: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
             line_start: 0,
+            tops: [(NONE, 0); INLINE_SLOTS],
         };
         let mut notes = Vec::new();
         let mut k = 0;
@@ -228,18 +233,25 @@ impl<O: Output> Emit<'_, O> {
                             let (slot, lane, bits) = TAG_SLOTS
                                 .get(m.tag_index())
                                 .map_or((usize::MAX, 0, 0), |&(s, l, b)| (usize::from(s), l, b));
-                            if let Some(stack) = self.slots.get_mut(slot) {
-                                let before = stack.last().map_or(0, |&(_, c)| c);
+                            // the slot's innermost open tag is in `tops`, the ones it
+                            // hides below it in `slots` (most slots hold one tag at most)
+                            if let (Some(top), Some(below)) =
+                                (st.tops.get_mut(slot), self.slots.get_mut(slot))
+                            {
+                                let before = top.1;
                                 if !closing {
-                                    stack.push((me, bits));
-                                } else if stack.last().is_some_and(|&(o, _)| o == p) {
+                                    if top.0 != NONE {
+                                        below.push(*top);
+                                    }
+                                    *top = (me, bits);
+                                } else if top.0 == p {
                                     // the common case, the innermost open tag of its slot
                                     // closes: popped without a mark, then any opener below
                                     // it that closed earlier (tags need not nest, I3)
-                                    stack.pop();
+                                    *top = below.pop().unwrap_or((NONE, 0));
                                     let marks = &*self.marks;
-                                    while stack.last().is_some_and(|&(o, _)| marks.ended(o)) {
-                                        stack.pop();
+                                    while top.0 != NONE && marks.ended(top.0) {
+                                        *top = below.pop().unwrap_or((NONE, 0));
                                     }
                                 } else {
                                     // an inner tag is still open: the opener is marked
@@ -247,9 +259,8 @@ impl<O: Output> Emit<'_, O> {
                                     self.marks.end_tag(p);
                                 }
                                 // the slot's innermost open tag is the one whose code shows
-                                let after = stack.last().map_or(0, |&(_, c)| c);
-                                if before != after {
-                                    st.tags = st.tags.with_slot_bits(lane, after);
+                                if before != top.1 {
+                                    st.tags = st.tags.with_slot_bits(lane, top.1);
                                     restyle(&mut st);
                                 }
                             }

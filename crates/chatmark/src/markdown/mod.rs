@@ -187,7 +187,8 @@ struct Scratch {
     heads: Heads,
     /// The backtick runs of the current paragraph (I1).
     ticks: Vec<u64>,
-    /// The output walk's open matched tags (mark, code bits), per inline slot.
+    /// The output walk's open matched tags (mark, code bits), per inline slot, below the
+    /// innermost one.
     slots: [Vec<(u32, u32)>; INLINE_SLOTS],
 }
 
