@@ -92,6 +92,41 @@ impl RunBuilder {
         }
     }
 
+    /// Writes into `spare` (a reused buffer) instead of its own vector if it has none yet:
+    /// [`RunBuilder::settle`] then gives the runs back in a vector of their own size, so
+    /// that a new message's runs are allocated once, at the size they turn out to need.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn borrow_spare(&mut self, spare: &mut Vec<TextStyle>) -> bool {
+        if self.runs.capacity() != 0 {
+            return false;
+        }
+        spare.clear();
+        core::mem::swap(&mut self.runs, spare);
+        true
+    }
+
+    /// Moves the runs written into the buffer [`RunBuilder::borrow_spare`] took into a
+    /// vector with room for them and the open span, and gives the buffer back.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn settle(&mut self, spare: &mut Vec<TextStyle>) {
+        let open = usize::from(!self.open.is_empty() && self.pos > self.open_start);
+        let n = self.runs.len() + open;
+        let own = if n == 0 {
+            Vec::new()
+        } else {
+            let mut own = Vec::with_capacity(n);
+            own.extend_from_slice(&self.runs);
+            own
+        };
+        *spare = core::mem::replace(&mut self.runs, own);
+    }
+
+    /// Starts again with no runs, keeping the vector's capacity.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn clear(&mut self) {
+        *self = Self::reusing(core::mem::take(&mut self.runs));
+    }
+
     pub(crate) fn finish(mut self) -> Vec<TextStyle> {
         self.close();
         self.runs

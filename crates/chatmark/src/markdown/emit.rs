@@ -1,10 +1,11 @@
-//! The output walk of markdown mode: one walk over the marks the scan left
-//! ([`super::marks`]), copying the message's own text between the units that go (prefixes,
-//! blank lines' spaces, escapes' backslashes, matched delimiters, paired tags) in the
-//! source's encoding, and giving the run builder one span per change of style: the inline
-//! codes of the delimiter pairs and of the innermost open tag of each slot (1.3, I3–I5)
-//! plus the line codes on a line's content (P4). Unpaired tags are text, with a diagnostic
-//! when asked for (L3).
+//! The writer of markdown mode: one action per construct, called in source order by the one
+//! pass ([`super::direct`]) or by the walk over the marks the scan left ([`super::marks`]).
+//! It copies the message's own text between the units that go (prefixes, blank lines'
+//! spaces, escapes' backslashes, matched delimiters, paired tags) in the source's encoding,
+//! and gives the run builder one span per change of style: the inline codes of the
+//! delimiter pairs and of the innermost open tag of each slot (1.3, I3–I5) plus the line
+//! codes on a line's content (P4). Unpaired tags are text, with a diagnostic when asked
+//! for (L3).
 
 use super::marks::{Kind, Marks, NONE};
 use crate::builder::RunBuilder;
@@ -27,6 +28,9 @@ pub(super) trait Output {
     fn utf16_since(&self, from: usize) -> usize;
     /// Whether the text ends with `\r`.
     fn ends_with_cr(&self) -> bool;
+    /// Empties the text.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn clear(&mut self);
 }
 
 /// UTF-8 text copied from a `&str` (natively: the npm package reads UTF-8 through the
@@ -60,6 +64,11 @@ impl Output for Utf8Out<'_, '_> {
     fn ends_with_cr(&self) -> bool {
         self.text.as_bytes().last() == Some(&b'\r')
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn clear(&mut self) {
+        self.text.clear();
+    }
 }
 
 /// UTF-16 text copied from UTF-16 units.
@@ -90,6 +99,11 @@ impl Output for Utf16Out<'_, '_> {
     fn ends_with_cr(&self) -> bool {
         self.text.last() == Some(&0x0d)
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn clear(&mut self) {
+        self.text.clear();
+    }
 }
 
 /// Per tag (I3), by index: the inline slot of its code, that slot's bits in a set
@@ -114,19 +128,44 @@ static TAG_SLOTS: [(u8, u32, u32); Tag::COUNT] = {
     t
 };
 
-/// The walk's state.
+/// Where the opening tags the writer sees closed under an inner tag of their slot are
+/// kept: in the marks for the walk ([`Marks`]), in the one pass's own list otherwise.
+pub(super) trait Ends {
+    /// Whether opening tag `k` was seen closed ([`Ends::end_tag`]).
+    fn ended(&self, k: u32) -> bool;
+    /// Opening tag `k` closed while an inner tag of its slot is open: it leaves its slot's
+    /// stack when it reaches the top.
+    fn end_tag(&mut self, k: u32);
+}
+
+impl Ends for Marks {
+    #[inline(always)]
+    fn ended(&self, k: u32) -> bool {
+        Marks::ended(self, k)
+    }
+
+    #[inline(always)]
+    fn end_tag(&mut self, k: u32) {
+        Marks::end_tag(self, k);
+    }
+}
+
+/// The writer of a message's text and runs: one action per construct, called in source
+/// order, by the walk over the marks ([`Emit::walk`]) or as the one pass reads them
+/// ([`super::direct`]). It copies the source's text between the units that go and gives
+/// the run builder one span per change of style.
 pub(super) struct Emit<'w, O> {
     pub out: O,
     pub runs: &'w mut RunBuilder,
-    pub marks: &'w mut Marks,
-    /// Open matched tags (mark, [`StyleSet::inline_bits`] of the code), per inline slot,
-    /// by opening order, below the innermost open one (in the walk's state, whose code
+    /// Open matched tags (id, [`StyleSet::inline_bits`] of the code), per inline slot,
+    /// by opening order, below the innermost open one (in [`State::tops`], whose code
     /// wins, 1.3): a slot holding one tag at a time never touches its vector.
     pub slots: &'w mut [Vec<(u32, u32)>; INLINE_SLOTS],
     pub want_notes: bool,
+    st: State,
 }
 
-/// Where the walk is.
+/// Where the writer is.
 struct State {
     /// The first unit of the source not yet copied.
     kept: usize,
@@ -147,124 +186,73 @@ struct State {
     last_inline: StyleSet,
     /// The UTF-16 position where the content of the last line with codes began.
     line_start: usize,
-    /// Per inline slot, its innermost open matched tag (mark, [`StyleSet::inline_bits`] of
+    /// Per inline slot, its innermost open matched tag (id, [`StyleSet::inline_bits`] of
     /// the code), [`NONE`] if none; the ones it hides are in [`Emit::slots`].
     tops: [(u32, u32); INLINE_SLOTS],
 }
 
-impl<O: Output> Emit<'_, O> {
+impl<'w, O: Output> Emit<'w, O> {
+    /// A writer at the start of a message.
+    #[inline(always)]
+    pub(super) fn new(
+        out: O,
+        runs: &'w mut RunBuilder,
+        slots: &'w mut [Vec<(u32, u32)>; INLINE_SLOTS],
+        want_notes: bool,
+    ) -> Self {
+        Emit {
+            out,
+            runs,
+            slots,
+            want_notes,
+            st: State {
+                kept: 0,
+                seg: 0,
+                counts: [0; 4],
+                pairs: StyleSet::EMPTY,
+                tags: StyleSet::EMPTY,
+                inline: StyleSet::EMPTY,
+                codes: Overlay::NONE,
+                style: StyleSet::EMPTY,
+                last_inline: StyleSet::EMPTY,
+                line_start: 0,
+                tops: [(NONE, 0); INLINE_SLOTS],
+            },
+        }
+    }
+
     /// Walks the marks over `src`, writing its text and runs; returns the diagnostics.
-    pub(super) fn run<'a, T: TypedSource<'a>>(mut self, src: T) -> Vec<Note> {
+    pub(super) fn walk<'a, T: TypedSource<'a>>(mut self, src: T, marks: &mut Marks) -> Vec<Note> {
         let s = src.units();
-        let mut st = State {
-            kept: 0,
-            seg: 0,
-            counts: [0; 4],
-            pairs: StyleSet::EMPTY,
-            tags: StyleSet::EMPTY,
-            inline: StyleSet::EMPTY,
-            codes: Overlay::NONE,
-            style: StyleSet::EMPTY,
-            last_inline: StyleSet::EMPTY,
-            line_start: 0,
-            tops: [(NONE, 0); INLINE_SLOTS],
-        };
         let mut notes = Vec::new();
         let mut k = 0;
         // the next line mark's index among line marks
         let mut line = 0;
-        while let Some(m) = self.marks.mark(k) {
+        while let Some(m) = marks.mark(k) {
             let at = m.at as usize;
             match m.kind() {
-                Kind::Remove => {
-                    self.out.push(st.kept, at);
-                    st.kept = at + m.len();
-                }
-                // I2: the backslash goes, the character it escapes is text
-                Kind::Escape => {
-                    self.out.push(st.kept, at);
-                    st.kept = at + 1;
-                }
+                Kind::Remove => self.remove(at, m.len()),
+                Kind::Escape => self.remove(at, 1),
                 Kind::Line => {
-                    let prefix = m.prefix();
-                    // the prefix goes, and the line's codes apply from its content on
-                    self.out.push(st.kept, at);
-                    st.kept = at + prefix;
-                    self.flush(&mut st, at + prefix);
-                    st.codes = self.marks.line_codes(line).overlay();
+                    self.line(at, m.prefix(), marks.line_codes(line));
                     line += 1;
-                    st.style = st.inline.under(st.codes);
-                    st.line_start = self.runs.position();
                 }
-                Kind::LineEnd => self.end_line(&mut st, s, at),
+                Kind::LineEnd => self.line_end(s, at),
                 Kind::Delim => {
-                    let (len, e) = self.marks.delim(m);
-                    // [closing-used | literal | opening-used]
-                    let (two, one) = match s.get(at).map(|c| c.byte()) {
-                        Some(b'~') => (StyleCode::Strike, StyleCode::Strike),
-                        _ => (StyleCode::Bold, StyleCode::Italic),
-                    };
-                    let (close, open) = (e.close_used(), e.open_used());
-                    if close > 0 {
-                        self.flush(&mut st, at);
-                        add(&mut st, two, e.close_two, false);
-                        add(&mut st, one, e.close_one, false);
-                        restyle(&mut st);
-                        st.kept = at + close;
-                    }
-                    if open > 0 {
-                        self.flush(&mut st, at + len - open);
-                        add(&mut st, two, e.open_two, true);
-                        add(&mut st, one, e.open_one, true);
-                        restyle(&mut st);
-                        st.kept = at + len;
-                    }
+                    let (len, e) = marks.delim(m);
+                    let ch = s.get(at).map_or(0, |c| c.byte());
+                    self.close_delim(at, ch, e.close_two, e.close_one);
+                    self.open_delim(at, len, ch, e.open_two, e.open_one);
                 }
                 Kind::Tag => {
                     let (len, closing) = (m.tag_len(), m.closing());
                     let me = u32::try_from(k).unwrap_or(u32::MAX);
-                    let partner = self.marks.partner(k);
+                    let partner = marks.partner(k);
                     // (the tag's second entry, its partner, is read)
                     k += 1;
                     match partner {
-                        Some(p) => {
-                            self.flush(&mut st, at);
-                            st.kept = at + len;
-                            let (slot, lane, bits) = TAG_SLOTS
-                                .get(m.tag_index())
-                                .map_or((usize::MAX, 0, 0), |&(s, l, b)| (usize::from(s), l, b));
-                            // the slot's innermost open tag is in `tops`, the ones it
-                            // hides below it in `slots` (most slots hold one tag at most)
-                            if let (Some(top), Some(below)) =
-                                (st.tops.get_mut(slot), self.slots.get_mut(slot))
-                            {
-                                let before = top.1;
-                                if !closing {
-                                    if top.0 != NONE {
-                                        below.push(*top);
-                                    }
-                                    *top = (me, bits);
-                                } else if top.0 == p {
-                                    // the common case, the innermost open tag of its slot
-                                    // closes: popped without a mark, then any opener below
-                                    // it that closed earlier (tags need not nest, I3)
-                                    *top = below.pop().unwrap_or((NONE, 0));
-                                    let marks = &*self.marks;
-                                    while top.0 != NONE && marks.ended(top.0) {
-                                        *top = below.pop().unwrap_or((NONE, 0));
-                                    }
-                                } else {
-                                    // an inner tag is still open: the opener is marked
-                                    // closed, and leaves its stack when it reaches the top
-                                    self.marks.end_tag(p);
-                                }
-                                // the slot's innermost open tag is the one whose code shows
-                                if before != top.1 {
-                                    st.tags = st.tags.with_slot_bits(lane, top.1);
-                                    restyle(&mut st);
-                                }
-                            }
-                        }
+                        Some(p) if closing => self.close_tag(at, len, m.tag_index(), p, marks),
+                        Some(_) => self.open_tag(at, len, m.tag_index(), me),
                         None if self.want_notes => unpaired(src, at, len, closing, &mut notes),
                         None => {}
                     }
@@ -272,38 +260,150 @@ impl<O: Output> Emit<'_, O> {
             }
             k += 1;
         }
-        let end = s.len();
-        if st.style.is_empty() {
-            // unstyled to the end: no span follows, so its length is not counted
-            self.out.push(st.kept, end);
-        } else {
-            self.flush(&mut st, end);
-        }
+        self.finish(s.len());
         notes
+    }
+
+    /// `len` units at `at` go: a line prefix (P1–P3), a blank line's spaces (2.3), an
+    /// escaping backslash (I2; the character it escapes is text).
+    #[inline(always)]
+    pub(super) fn remove(&mut self, at: usize, len: usize) {
+        self.out.push(self.st.kept, at);
+        self.st.kept = at + len;
+    }
+
+    /// A paragraph line with `codes` (P4) begins at `at`: its first `prefix` units go, and
+    /// its codes apply from its content on.
+    #[inline(always)]
+    pub(super) fn line(&mut self, at: usize, prefix: usize, codes: StyleSet) {
+        self.remove(at, prefix);
+        self.flush(at + prefix);
+        let st = &mut self.st;
+        st.codes = codes.overlay();
+        st.style = st.inline.under(st.codes);
+        st.line_start = self.runs.position();
     }
 
     /// The content of the line with codes ends at `at` (before its line break).
     // Once per line with codes: inline, its flush shares the walk's registers (−0.04 M
     // instructions over the bench corpus; markdown16 within noise).
     #[inline(always)]
-    fn end_line<U: Unit>(&mut self, st: &mut State, s: &[U], at: usize) {
-        self.flush(st, at);
+    pub(super) fn line_end<U: Unit>(&mut self, s: &[U], at: usize) {
+        self.flush(at);
         // a `\r` left right before the `\n` by markup that vanished is a line break: it
         // keeps only its inline codes (1.3)
         if s.get(at).is_some_and(|c| c.byte() == b'\n')
-            && self.runs.position() > st.line_start
+            && self.runs.position() > self.st.line_start
             && self.out.ends_with_cr()
         {
-            self.runs.restyle_last(st.last_inline);
+            self.runs.restyle_last(self.st.last_inline);
         }
-        st.codes = Overlay::NONE;
-        st.style = st.inline;
+        self.st.codes = Overlay::NONE;
+        self.st.style = self.st.inline;
+    }
+
+    /// The delimiter run `ch` at `at` closes `two` pairs of two delimiters and `one` of one
+    /// (I4, I5), its first delimiters: they go, and the pairs' codes end.
+    #[inline(always)]
+    pub(super) fn close_delim(&mut self, at: usize, ch: u8, two: u32, one: u32) {
+        let used = (2 * two + one) as usize;
+        if used > 0 {
+            self.flush(at);
+            let (c2, c1) = delim_codes(ch);
+            add(&mut self.st, c2, two, false);
+            add(&mut self.st, c1, one, false);
+            restyle(&mut self.st);
+            self.st.kept = at + used;
+        }
+    }
+
+    /// The delimiter run `ch` of `len` units at `at` opens `two` pairs of two delimiters
+    /// and `one` of one, its last delimiters (`[closing | literal | opening]`).
+    #[inline(always)]
+    pub(super) fn open_delim(&mut self, at: usize, len: usize, ch: u8, two: u32, one: u32) {
+        let used = (2 * two + one) as usize;
+        if used > 0 {
+            self.flush(at + len - used.min(len));
+            let (c2, c1) = delim_codes(ch);
+            add(&mut self.st, c2, two, true);
+            add(&mut self.st, c1, one, true);
+            restyle(&mut self.st);
+            self.st.kept = at + len;
+        }
+    }
+
+    /// The paired opening tag `me` ([`Tag::index`] `tag`, `len` units at `at`) opens: it
+    /// goes, and its code shows in its slot until an inner one opens (I3, 1.3).
+    #[inline(always)]
+    pub(super) fn open_tag(&mut self, at: usize, len: usize, tag: usize, me: u32) {
+        self.flush(at);
+        self.st.kept = at + len;
+        let (slot, lane, bits) = tag_slot(tag);
+        if let (Some(top), Some(below)) = (self.st.tops.get_mut(slot), self.slots.get_mut(slot)) {
+            let before = top.1;
+            if top.0 != NONE {
+                below.push(*top);
+            }
+            *top = (me, bits);
+            if before != bits {
+                self.st.tags = self.st.tags.with_slot_bits(lane, bits);
+                restyle(&mut self.st);
+            }
+        }
+    }
+
+    /// The closing tag at `at` of opening tag `p` closes (I3): it goes, and the innermost
+    /// open tag of its slot shows (tags need not nest).
+    #[inline(always)]
+    pub(super) fn close_tag<E: Ends>(
+        &mut self,
+        at: usize,
+        len: usize,
+        tag: usize,
+        p: u32,
+        ends: &mut E,
+    ) {
+        self.flush(at);
+        self.st.kept = at + len;
+        let (slot, lane, _) = tag_slot(tag);
+        if let (Some(top), Some(below)) = (self.st.tops.get_mut(slot), self.slots.get_mut(slot)) {
+            let before = top.1;
+            if top.0 == p {
+                // the common case, the innermost open tag of its slot closes: popped
+                // without a mark, then any opener below it that closed earlier
+                *top = below.pop().unwrap_or((NONE, 0));
+                while top.0 != NONE && ends.ended(top.0) {
+                    *top = below.pop().unwrap_or((NONE, 0));
+                }
+            } else {
+                // an inner tag is still open: the opener is marked closed, and leaves its
+                // stack when it reaches the top
+                ends.end_tag(p);
+            }
+            // the slot's innermost open tag is the one whose code shows
+            if before != top.1 {
+                self.st.tags = self.st.tags.with_slot_bits(lane, top.1);
+                restyle(&mut self.st);
+            }
+        }
+    }
+
+    /// The message ends at `end`: the text left is copied.
+    #[inline(always)]
+    pub(super) fn finish(&mut self, end: usize) {
+        if self.st.style.is_empty() {
+            // unstyled to the end: no span follows, so its length is not counted
+            self.out.push(self.st.kept, end);
+        } else {
+            self.flush(end);
+        }
     }
 
     /// Copies the text up to `at` and gives what was written since the last span one span
     /// with the style in force.
     #[inline(always)]
-    fn flush(&mut self, st: &mut State, at: usize) {
+    fn flush(&mut self, at: usize) {
+        let st = &mut self.st;
         self.out.push(st.kept, at);
         st.kept = at;
         let units = self.out.utf16_since(st.seg);
@@ -315,13 +415,33 @@ impl<O: Output> Emit<'_, O> {
     }
 }
 
+/// The codes of a delimiter run's pairs of two and of one (I4, I5).
+#[inline(always)]
+fn delim_codes(ch: u8) -> (StyleCode, StyleCode) {
+    match ch {
+        b'~' => (StyleCode::Strike, StyleCode::Strike),
+        _ => (StyleCode::Bold, StyleCode::Italic),
+    }
+}
+
+/// A tag's slot, that slot's bits and its code's ([`TAG_SLOTS`]; no slot for an index
+/// out of range).
+#[inline(always)]
+fn tag_slot(tag: usize) -> (usize, u32, u32) {
+    TAG_SLOTS
+        .get(tag)
+        .map_or((usize::MAX, 0, 0), |&(s, l, b)| (usize::from(s), l, b))
+}
+
 /// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
+#[inline(always)]
 fn restyle(st: &mut State) {
     st.inline = st.tags.with_flags_of(st.pairs);
     st.style = st.inline.under(st.codes);
 }
 
 /// Opens (`up`) or closes `n` delimiter pairs of `code` (I4, I5).
+#[inline(always)]
 fn add(st: &mut State, code: StyleCode, n: u32, up: bool) {
     if n == 0 {
         return;
@@ -343,7 +463,7 @@ fn add(st: &mut State, code: StyleCode, n: u32, up: bool) {
 /// L3: an unmatched tag is kept as text, and said so.
 #[cold]
 #[inline(never)]
-fn unpaired<'a, T: TypedSource<'a>>(
+pub(super) fn unpaired<'a, T: TypedSource<'a>>(
     src: T,
     at: usize,
     len: usize,

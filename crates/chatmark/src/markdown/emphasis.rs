@@ -6,15 +6,17 @@
 //! and the per-kind `openers_bottom` bound keeps every search from rescanning (L1). The
 //! commonest closer, one the top opener takes whole, skips the search.
 //!
-//! What each run ends up doing is recorded as [`Events`] in its mark, for the output walk.
+//! What each run ends up doing is reported to the scan's sink ([`Sink`]) as it is decided:
+//! kept as [`Events`] in its mark for the output walk, or written at once by the one pass.
 
-use super::marks::Marks;
+use super::scan::Sink;
 use crate::sort::sat32;
 
 /// One opener candidate on the stack.
 #[derive(Clone, Copy, Debug)]
 struct Opener {
-    /// Index of its run's mark in the message's [`Marks`] (where its events are recorded).
+    /// Its run's id in the sink (in [`Marks`](super::marks::Marks): its mark's index, where
+    /// its events are recorded).
     run: u32,
     /// Delimiters not yet used.
     count: u32,
@@ -28,7 +30,7 @@ struct Opener {
 /// The pairs a delimiter run takes part in: how many it closes and opens of each of its
 /// codes (`b` by two delimiters, `i` by one; a `~~` run counts its `s` as `b`). Packed as
 /// four 5-bit counts above the run's 5-bit length in its mark; a run past 31 delimiters is
-/// in a side table of [`Marks`].
+/// in a side table of [`Marks`](super::marks::Marks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Events {
     pub close_two: u32,
@@ -46,15 +48,6 @@ pub(super) const OPEN_TWO_AT: u32 = 15;
 pub(super) const OPEN_ONE_AT: u32 = 20;
 
 impl Events {
-    /// Delimiters the run uses closing, then opening (`[closing | literal | opening]`).
-    pub(super) const fn close_used(self) -> usize {
-        (2 * self.close_two + self.close_one) as usize
-    }
-
-    pub(super) const fn open_used(self) -> usize {
-        (2 * self.open_two + self.open_one) as usize
-    }
-
     #[cfg(test)]
     const fn is_empty(self) -> bool {
         self.close_two | self.close_one | self.open_two | self.open_one == 0
@@ -107,7 +100,7 @@ fn kind(ch: u8) -> usize {
 }
 
 impl Matcher {
-    /// An empty matcher (const, as [`Marks::NEW`]).
+    /// An empty matcher (const, as [`Marks::NEW`](super::marks::Marks::NEW)).
     pub(super) const NEW: Self = Self {
         stack: Vec::new(),
         bottom: [0; 18],
@@ -138,22 +131,23 @@ impl Matcher {
     // Once per delimiter run in the scan's loop: inline, with the general path out of line
     // (−0.1 M instructions over the bench corpus).
     #[inline(always)]
-    pub(super) fn run(
+    pub(super) fn run<S: Sink>(
         &mut self,
         at: usize,
         ch: u8,
         len: usize,
         can_open: bool,
         can_close: bool,
-        marks: &mut Marks,
+        marks: &mut S,
     ) {
-        let me = marks.push_delim(at, len);
+        let me = marks.delim(at, len);
         if can_close {
             if !(len <= 3 && self.closes_top(ch, len, can_open, me, marks)) {
                 self.match_run(me, ch, len, can_open, can_close, marks);
             }
         } else if can_open {
             // a run that cannot close only waits on the stack, whole
+            marks.opens(me, len);
             self.stack.push(Opener {
                 run: me,
                 count: sat32(len),
@@ -166,14 +160,14 @@ impl Matcher {
 
     /// [`Matcher::run`] for run `me`, already in `marks`, by the general algorithm.
     #[inline(never)]
-    fn match_run(
+    fn match_run<S: Sink>(
         &mut self,
         me: u32,
         ch: u8,
         len: usize,
         can_open: bool,
         can_close: bool,
-        marks: &mut Marks,
+        marks: &mut S,
     ) {
         // what this run closes, recorded once at the end
         let mut mine = Events::default();
@@ -228,6 +222,7 @@ impl Matcher {
             }
         }
         if can_open && count > 0 {
+            marks.opens(me, count);
             self.stack.push(Opener {
                 run: me,
                 count: sat32(count),
@@ -246,13 +241,13 @@ impl Matcher {
     /// two and then, of the one left on each side, a pair of one, as the search's two
     /// rounds would. Returns whether it was that case (and recorded it).
     #[inline(always)]
-    fn closes_top(
+    fn closes_top<S: Sink>(
         &mut self,
         ch: u8,
         len: usize,
         can_open: bool,
         me: u32,
-        marks: &mut Marks,
+        marks: &mut S,
     ) -> bool {
         let depth = self.stack.len();
         let Some(o) = self.stack.last() else {
@@ -296,7 +291,7 @@ impl Matcher {
 
 #[cfg(test)]
 mod tests {
-    use super::super::marks::{Kind, Mark};
+    use super::super::marks::{Kind, Mark, Marks};
     use super::*;
 
     fn events(runs: &[(u8, usize, bool, bool)]) -> Vec<Events> {

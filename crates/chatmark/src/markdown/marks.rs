@@ -1,5 +1,6 @@
 //! The marks of a message: what the scan ([`super::scan`]) found that is not plain text,
-//! in source order, for the output walk ([`super::emit`]). One [`Mark`] (8 bytes) per
+//! in source order, for the output walk ([`super::emit`]) of the messages the one pass
+//! cannot write directly ([`super::direct`]) and of the npm package's wasm. One [`Mark`] (8 bytes) per
 //! delimiter run (I4, I5) with its length and the pairs it takes part in, per escape (I2),
 //! per line prefix or blank line's spaces that go (P1–P3, 2.3); two per tag (I3), the
 //! second holding its partner; and two per paragraph line that carries line codes (P4),
@@ -13,7 +14,7 @@ use crate::StyleSet;
 
 /// Units up to which a message is chat-sized for [`Marks::runs_bound`] (the allocation
 /// figures' 4 KB).
-const CHAT_SIZE: usize = 4096;
+pub(super) const CHAT_SIZE: usize = 4096;
 
 /// One mark: where it is, and its kind with a payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,14 +1,18 @@
 //! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7) over a UTF-8 or UTF-16 source
-//! ([`Source`]), in one pass over the message and one walk over what it found. The scan
-//! ([`scan`]) reads each line's start and then its inline constructs up to the line
-//! break, matching delimiter runs online (I4–I6) and pairing tags (I3) as it goes, and
-//! leaves one [`marks::Mark`] per unit range that is not plain text; plain text is never
-//! stored. The output walk ([`emit`]) copies the text between the marks in the source's
-//! encoding and writes the runs, one span per change of style. Both are generic over the
-//! code unit, so each encoding gets its own code. Nothing recurses and both are linear in
-//! the input (L1). A message with no unit that can begin a construct skips them ([`plain`]).
+//! ([`Source`]), in one pass over the message. The scan ([`scan`]) reads each line's start
+//! and then its inline constructs up to the line break, matching delimiter runs online
+//! (I4–I6) and pairing tags (I3) as it goes, and reports each construct to a sink. Natively
+//! the sink is the writer ([`direct`], [`emit`]): the text and runs are written as the
+//! constructs are read, on a guess about the openers not yet closed that is checked when
+//! the message ends. When the guess was wrong, and always in the npm package's wasm, the
+//! sink is [`marks::Marks`], one mark per unit range that is not plain text, and a walk
+//! over them writes the text and runs ([`emit`]). All of it is generic over the code unit,
+//! so each encoding gets its own code. Nothing recurses and all is linear in the input
+//! (L1). A message with no unit that can begin a construct skips them ([`plain`]).
 
 pub(crate) mod chars;
+#[cfg(not(target_arch = "wasm32"))]
+mod direct;
 mod emit;
 mod emphasis;
 mod inline;
@@ -190,6 +194,11 @@ struct Scratch {
     /// The output walk's open matched tags (mark, code bits), per inline slot, below the
     /// innermost one.
     slots: [Vec<(u32, u32)>; INLINE_SLOTS],
+    /// The one pass's opening tags ([`direct::Openers`]).
+    openers: Vec<u32>,
+    /// The runs of a chat-sized message's one pass, before they move to the result.
+    #[cfg(not(target_arch = "wasm32"))]
+    runs: Vec<crate::TextStyle>,
 }
 
 impl Default for Scratch {
@@ -209,6 +218,9 @@ impl Scratch {
         heads: NO_HEADS,
         ticks: Vec::new(),
         slots: [const { Vec::new() }; INLINE_SLOTS],
+        openers: Vec::new(),
+        #[cfg(not(target_arch = "wasm32"))]
+        runs: Vec::new(),
     };
 
     /// Empties what a message of `units` units used (the scan leaves `heads` empty
@@ -221,10 +233,12 @@ impl Scratch {
         self.matcher.reset();
         self.ticks.clear();
         self.slots.iter_mut().for_each(Vec::clear);
+        self.openers.clear();
         if units > Self::KEEP / 2 {
             self.marks.shrink_to(Self::KEEP);
             self.matcher.shrink_to(Self::KEEP);
             self.ticks.shrink_to(Self::KEEP);
+            self.openers.shrink_to(Self::KEEP);
             for slot in &mut self.slots {
                 slot.shrink_to(Self::KEEP);
             }
@@ -259,8 +273,59 @@ fn parse<'a, T: TypedSource<'a>, O: Output>(
     found
 }
 
-/// The scan of `src` into the scratch marks, then the walk writing `out` and `runs`.
+/// The one pass of `src` writing `out` and `runs` ([`direct`]); if its guess was wrong, the
+/// scan into marks and the walk ([`by_marks`]). The npm package's wasm holds only the
+/// latter: both would not fit its size budget (issue 14).
+#[cfg(not(target_arch = "wasm32"))]
 fn one_pass<'a, T: TypedSource<'a>, O: Output>(
+    src: T,
+    out: O,
+    runs: &mut RunBuilder,
+    s: &mut Scratch,
+    want_notes: bool,
+) -> Vec<Note> {
+    use direct::Direct;
+    use marks::CHAT_SIZE;
+    // a chat-sized message's runs are written into the scratch, then copied at their size
+    let spare = src.units().len() <= CHAT_SIZE && runs.borrow_spare(&mut s.runs);
+    let mut direct = Direct::new(src, out, runs, &mut s.slots, want_notes, &mut s.openers);
+    Scan {
+        marks: &mut direct,
+        matcher: &mut s.matcher,
+        ticks: &mut s.ticks,
+        heads: &mut s.heads,
+    }
+    .run(src);
+    let found = match direct.finish() {
+        Some(notes) => notes,
+        None => {
+            let mut out = direct.emit.out;
+            out.clear();
+            runs.clear();
+            s.reset(0);
+            by_marks(src, out, runs, s, want_notes)
+        }
+    };
+    if spare {
+        runs.settle(&mut s.runs);
+    }
+    found
+}
+
+#[cfg(target_arch = "wasm32")]
+fn one_pass<'a, T: TypedSource<'a>, O: Output>(
+    src: T,
+    out: O,
+    runs: &mut RunBuilder,
+    s: &mut Scratch,
+    want_notes: bool,
+) -> Vec<Note> {
+    by_marks(src, out, runs, s, want_notes)
+}
+
+/// The scan of `src` into the scratch marks, then the walk writing `out` and `runs`.
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+fn by_marks<'a, T: TypedSource<'a>, O: Output>(
     src: T,
     out: O,
     runs: &mut RunBuilder,
@@ -275,14 +340,7 @@ fn one_pass<'a, T: TypedSource<'a>, O: Output>(
     }
     .run(src);
     runs.reserve(s.marks.runs_bound(src.units().len()));
-    Emit {
-        out,
-        runs,
-        marks: &mut s.marks,
-        slots: &mut s.slots,
-        want_notes,
-    }
-    .run(src)
+    Emit::new(out, runs, &mut s.slots, want_notes).walk(src, &mut s.marks)
 }
 
 #[cfg(test)]
@@ -294,6 +352,8 @@ impl Scratch {
             self.marks.largest(),
             self.matcher.capacity(),
             self.ticks.capacity(),
+            self.openers.capacity(),
+            self.runs.capacity(),
         ]
         .into_iter()
         .chain(slots)

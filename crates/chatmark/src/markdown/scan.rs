@@ -3,11 +3,11 @@
 //! the line's first unit can begin one), then the inline constructs of the paragraph line
 //! (I1–I5) up to the line break, found through a byte-class table. Delimiter runs go
 //! straight into the paragraph's online emphasis matcher (I4–I6) and tags are paired as
-//! they are read (I3); what is not plain text is left as [`Marks`] for the output walk.
-//! Plain text is never stored. Nothing recurses and each unit is looked at a bounded
+//! they are read (I3); what is not plain text goes to a [`Sink`]: the writer itself
+//! ([`super::direct`]) or the [`Marks`] for the output walk. Plain text is never stored. Nothing recurses and each unit is looked at a bounded
 //! number of times (L1).
 
-use super::emphasis::Matcher;
+use super::emphasis::{Events, Matcher};
 use super::inline::{self, line_end, Backticks};
 use super::lines;
 use super::marks::{Marks, NONE};
@@ -23,16 +23,122 @@ pub(super) type Heads = [u32; 2 * Tag::COUNT];
 /// No open tags.
 pub(super) const NO_HEADS: Heads = [NONE; 2 * Tag::COUNT];
 
+/// What the scan reports, in source order: the marks for the output walk ([`Marks`]), or
+/// the writer itself in the one pass ([`super::direct`]).
+pub(super) trait Sink {
+    /// `len` units at `at` go: a line prefix (P1–P3) or a blank line's spaces (2.3).
+    fn remove(&mut self, at: usize, len: usize);
+    /// A backslash at `at` escapes the next character (I2).
+    fn escape(&mut self, at: usize);
+    /// A paragraph line with `codes` (P4) starts at `at`, its first `prefix` units going.
+    fn line(&mut self, at: usize, prefix: usize, codes: StyleSet);
+    /// The content of the line with codes last begun ends at `end`.
+    fn line_end(&mut self, end: usize);
+    /// The tag at `at`, paired with the last unpaired opener of its tag and spelling in
+    /// the region if it closes (I3); `heads` holds those openers.
+    #[allow(clippy::too_many_arguments)]
+    fn tag(
+        &mut self,
+        heads: &mut Heads,
+        at: usize,
+        len: usize,
+        tag: Tag,
+        spelling: Spelling,
+        closing: bool,
+    );
+    /// The region ends (F3): its unpaired openers stay unpaired; `heads` is emptied.
+    fn close_region(&mut self, heads: &mut Heads);
+    /// A delimiter run of `len` units at `at` (I4, I5), with no pairs yet; returns its id
+    /// for the matcher's other calls.
+    fn delim(&mut self, at: usize, len: usize) -> u32;
+    /// Delimiter run `k` (the one being read) closes the pairs `e`.
+    fn set_closes(&mut self, k: u32, e: Events);
+    /// Delimiter run `k` (the one being read) closes one pair, by two delimiters or one.
+    fn set_close(&mut self, k: u32, two: bool);
+    /// Delimiter run `k` (an earlier one) opens one more pair, by two delimiters or one.
+    fn add_open(&mut self, k: u32, two: bool);
+    /// Delimiter run `k` (the one being read) waits on the stack with `count` delimiters
+    /// that may open.
+    fn opens(&mut self, k: u32, count: usize);
+    /// The matcher is done with the run being read.
+    fn delim_end(&mut self);
+}
+
+impl Sink for Marks {
+    #[inline(always)]
+    fn remove(&mut self, at: usize, len: usize) {
+        self.push_remove(at, len);
+    }
+
+    #[inline(always)]
+    fn escape(&mut self, at: usize) {
+        self.push_escape(at);
+    }
+
+    #[inline(always)]
+    fn line(&mut self, at: usize, prefix: usize, codes: StyleSet) {
+        self.push_line(at, prefix, codes);
+    }
+
+    #[inline(always)]
+    fn line_end(&mut self, end: usize) {
+        self.end_line(end);
+    }
+
+    #[inline(always)]
+    fn tag(
+        &mut self,
+        heads: &mut Heads,
+        at: usize,
+        len: usize,
+        tag: Tag,
+        spelling: Spelling,
+        closing: bool,
+    ) {
+        pair_tag(self, heads, at, len, tag, spelling, closing);
+    }
+
+    fn close_region(&mut self, heads: &mut Heads) {
+        close_region(self, heads);
+    }
+
+    #[inline(always)]
+    fn delim(&mut self, at: usize, len: usize) -> u32 {
+        self.push_delim(at, len)
+    }
+
+    #[inline(always)]
+    fn set_closes(&mut self, k: u32, e: Events) {
+        Marks::set_closes(self, k, e);
+    }
+
+    #[inline(always)]
+    fn set_close(&mut self, k: u32, two: bool) {
+        Marks::set_close(self, k, two);
+    }
+
+    #[inline(always)]
+    fn add_open(&mut self, k: u32, two: bool) {
+        Marks::add_open(self, k, two);
+    }
+
+    #[inline(always)]
+    fn opens(&mut self, _: u32, _: usize) {}
+
+    #[inline(always)]
+    fn delim_end(&mut self) {}
+}
+
 /// The scan's working state.
-pub(super) struct Scan<'s> {
-    pub marks: &'s mut Marks,
+pub(super) struct Scan<'s, S> {
+    pub marks: &'s mut S,
     pub matcher: &'s mut Matcher,
     pub ticks: &'s mut Vec<u64>,
     pub heads: &'s mut Heads,
 }
 
-impl Scan<'_> {
-    /// Scans `src` into the marks.
+impl<S: Sink> Scan<'_, S> {
+    /// Scans `src` into the sink.
     pub(super) fn run<'a, T: TypedSource<'a>>(self, src: T) {
         let Scan {
             marks,
@@ -86,9 +192,9 @@ impl Scan<'_> {
                         if let Some(k) = opens {
                             fence = Some(k);
                             // F3: tags pair only within a region
-                            close_region(marks, heads);
+                            marks.close_region(heads);
                         } else if end > i {
-                            marks.push_remove(i, end - i);
+                            marks.remove(i, end - i);
                         }
                         i = next;
                         continue;
@@ -99,9 +205,9 @@ impl Scan<'_> {
             in_paragraph = true;
             let has_codes = !codes.is_empty();
             if has_codes {
-                marks.push_line(i, skip, codes);
+                marks.line(i, skip, codes);
             } else if skip > 0 {
-                marks.push_remove(i, skip);
+                marks.remove(i, skip);
             }
             // the line's content begins after its prefix
             let mut j = i + skip;
@@ -122,7 +228,7 @@ impl Scan<'_> {
                 j = next_special(s, j);
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {
-                        marks.end_line(n);
+                        marks.line_end(n);
                     }
                     break n;
                 };
@@ -133,7 +239,7 @@ impl Scan<'_> {
                         if s.get(j + 1)
                             .is_some_and(|c| c.byte().is_ascii_punctuation())
                         {
-                            marks.push_escape(j);
+                            marks.escape(j);
                             j += 2;
                         } else {
                             j += 1;
@@ -160,12 +266,13 @@ impl Scan<'_> {
                         if b != b'~' || len == 2 {
                             let (open, close) = inline::flanking(src, j, len, b);
                             matcher.run(j, b, len, open, close, marks);
+                            marks.delim_end();
                         }
                         j += len;
                     }
                     _ => match inline::tag_at(s, j) {
                         Some((len, tag, spelling, closing)) => {
-                            pair_tag(marks, heads, j, len, tag, spelling, closing);
+                            marks.tag(heads, j, len, tag, spelling, closing);
                             j += len;
                         }
                         None => j += 1,
@@ -173,17 +280,23 @@ impl Scan<'_> {
                 }
             };
         }
-        close_region(marks, heads);
+        marks.close_region(heads);
     }
 }
 
 /// The line that began at `i` breaks at `nl`: the content of a line with codes ends there
 /// (before a `\r` right before the `\n`, 1.3). Returns where the next line begins.
 #[inline(always)]
-fn line_break<U: Unit>(s: &[U], marks: &mut Marks, has_codes: bool, i: usize, nl: usize) -> usize {
+fn line_break<U: Unit, S: Sink>(
+    s: &[U],
+    marks: &mut S,
+    has_codes: bool,
+    i: usize,
+    nl: usize,
+) -> usize {
     if has_codes {
         let cr = nl > i && s.get(nl - 1).is_some_and(|c| c.byte() == b'\r');
-        marks.end_line(nl - usize::from(cr));
+        marks.line_end(nl - usize::from(cr));
     }
     nl + 1
 }
