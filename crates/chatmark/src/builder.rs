@@ -58,6 +58,7 @@ impl RunBuilder {
         self.pos += 1;
     }
 
+    #[inline(always)]
     fn close(&mut self) {
         if !self.open.is_empty() && self.pos > self.open_start {
             self.runs.push(TextStyle {
