@@ -386,4 +386,137 @@ mod tests {
         let _ = parse_markdown(&long);
         assert!(largest() <= Scratch::KEEP, "{}", largest());
     }
+
+    /// Both paths of [`one_pass`] write the same text, runs and diagnostics: the one pass
+    /// when its guess holds, and the marks and walk ([`by_marks`]) it falls back to, over
+    /// random messages of balanced pairs (tags of every slot and spelling, `*` `**` `***`
+    /// `_` `__` `~~`, and the split openers of I4), crossed or left open one time in ten,
+    /// on lines with prefixes, code spans and escapes, in both encodings (I3–I5, P1–P4).
+    #[test]
+    fn the_one_pass_writes_what_the_walk_writes() {
+        type Written<T> = (T, Vec<crate::TextStyle>, String);
+        fn utf8(m: &str, notes: bool, direct: bool) -> Written<String> {
+            let (mut text, mut runs, mut s) =
+                (String::new(), RunBuilder::default(), Scratch::default());
+            let out = Utf8Out {
+                src: m,
+                text: &mut text,
+            };
+            let found = if direct {
+                one_pass(m, out, &mut runs, &mut s, notes)
+            } else {
+                by_marks(m, out, &mut runs, &mut s, notes)
+            };
+            (text, runs.finish(), format!("{found:?}"))
+        }
+        fn utf16(m: &[u16], notes: bool, direct: bool) -> Written<Vec<u16>> {
+            let (mut text, mut runs, mut s) =
+                (Vec::new(), RunBuilder::default(), Scratch::default());
+            let out = Utf16Out {
+                src: m,
+                text: &mut text,
+            };
+            let found = if direct {
+                one_pass(m, out, &mut runs, &mut s, notes)
+            } else {
+                by_marks(m, out, &mut runs, &mut s, notes)
+            };
+            (text, runs.finish(), format!("{found:?}"))
+        }
+        let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
+        let words = [
+            "a", "word", "é", "😀", " ", ", ", ". ", " `a*b` ", " \\* ", "x_y",
+        ];
+        let breaks = [
+            "\n",
+            "\n- ",
+            "\n1. ",
+            "\n> ",
+            "\n# ",
+            "\n\n",
+            "\r\n",
+            "\n```\nz\n```\n",
+        ];
+        let tags = ["red", "orange", "yellow", "green", "big", "underline"];
+        let (mut guessed, mut total) = (0, 0);
+        for k in 0..20_000 {
+            let mut m = String::new();
+            let mut open: Vec<String> = Vec::new();
+            for _ in 0..rng.below(24) {
+                match rng.below(10) {
+                    0..=2 => {
+                        let t = rng.pick(&tags);
+                        let (a, b) = match rng.below(12) {
+                            0 => (format!("{{{t}}}"), format!("{{/{t}}}")),
+                            1 => (format!("<{t}>"), format!("</{t}>")),
+                            2 => ("*".into(), "*".into()),
+                            3 => ("**".into(), "**".into()),
+                            4 => ("***".into(), "***".into()),
+                            5 => ("_".into(), "_".into()),
+                            6 => ("__".into(), "__".into()),
+                            7 => ("~~".into(), "~~".into()),
+                            8 => ("***".into(), "*".into()),
+                            9 => ("***".into(), "**".into()),
+                            10 => ("**".into(), "*".into()),
+                            _ => ("****".into(), "**".into()),
+                        };
+                        m += &a;
+                        m += rng.pick(&words[..4]);
+                        open.push(b);
+                    }
+                    3..=5 if !open.is_empty() => {
+                        let i = if rng.below(10) == 0 {
+                            rng.below(open.len())
+                        } else {
+                            open.len() - 1
+                        };
+                        m += rng.pick(&words[..4]);
+                        m += &open.remove(i);
+                    }
+                    6 => m += rng.pick(&breaks),
+                    _ => m += rng.pick(&words),
+                }
+            }
+            while !open.is_empty() && rng.below(10) != 0 {
+                m += "z";
+                m += &open.pop().unwrap_or_default();
+            }
+            let notes = k % 2 == 0;
+            assert_eq!(utf8(&m, notes, true), utf8(&m, notes, false), "{m:?}");
+            let units: Vec<u16> = m.encode_utf16().collect();
+            assert_eq!(
+                utf16(&units, notes, true),
+                utf16(&units, notes, false),
+                "{m:?}"
+            );
+            // how often the one pass's guess held (both paths must be taken often)
+            let mut s = Scratch::default();
+            let (mut text, mut runs) = (String::new(), RunBuilder::default());
+            let out = Utf8Out {
+                src: &m,
+                text: &mut text,
+            };
+            let mut d = direct::Direct::new(
+                m.as_str(),
+                out,
+                &mut runs,
+                &mut s.slots,
+                false,
+                &mut s.openers,
+            );
+            Scan {
+                marks: &mut d,
+                matcher: &mut s.matcher,
+                ticks: &mut s.ticks,
+                heads: &mut s.heads,
+            }
+            .run(m.as_str());
+            guessed += usize::from(d.finish().is_some());
+            total += 1;
+        }
+        assert!(
+            guessed > total / 5 && guessed < total * 9 / 10,
+            "{guessed} of {total}"
+        );
+    }
 }
