@@ -14,7 +14,7 @@ use super::marks::NONE;
 use super::scan::{Heads, Sink, NO_HEADS};
 use crate::builder::RunBuilder;
 use crate::sort::sat32;
-use crate::source::{TypedSource, Unit};
+use crate::source::TypedSource;
 use crate::style::INLINE_SLOTS;
 use crate::utf16::Note;
 use crate::vocab::{Spelling, Tag};
@@ -175,10 +175,10 @@ impl<'a, T: TypedSource<'a>, O: Output> Sink for Direct<'_, T, O> {
     }
 
     #[inline(always)]
-    fn delim(&mut self, at: usize, len: usize) -> u32 {
+    fn delim(&mut self, at: usize, len: usize, ch: u8) -> u32 {
         self.at = at;
         self.len = len;
-        self.ch = self.src.units().get(at).map_or(0, |c| c.byte());
+        self.ch = ch;
         self.closes = Events::default();
         self.waits = 0;
         0

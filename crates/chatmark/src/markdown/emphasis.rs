@@ -140,7 +140,7 @@ impl Matcher {
         can_close: bool,
         marks: &mut S,
     ) {
-        let me = marks.delim(at, len);
+        let me = marks.delim(at, len, ch);
         if can_close {
             if !(len <= 3 && self.closes_top(ch, len, can_open, me, marks)) {
                 self.match_run(me, ch, len, can_open, can_close, marks);

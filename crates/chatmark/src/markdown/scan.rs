@@ -48,9 +48,9 @@ pub(super) trait Sink {
     );
     /// The region ends (F3): its unpaired openers stay unpaired; `heads` is emptied.
     fn close_region(&mut self, heads: &mut Heads);
-    /// A delimiter run of `len` units at `at` (I4, I5), with no pairs yet; returns its id
-    /// for the matcher's other calls.
-    fn delim(&mut self, at: usize, len: usize) -> u32;
+    /// A delimiter run of `len` units `ch` at `at` (I4, I5), with no pairs yet; returns its
+    /// id for the matcher's other calls.
+    fn delim(&mut self, at: usize, len: usize, ch: u8) -> u32;
     /// Delimiter run `k` (the one being read) closes the pairs `e`.
     fn set_closes(&mut self, k: u32, e: Events);
     /// Delimiter run `k` (the one being read) closes one pair, by two delimiters or one.
@@ -103,7 +103,7 @@ impl Sink for Marks {
     }
 
     #[inline(always)]
-    fn delim(&mut self, at: usize, len: usize) -> u32 {
+    fn delim(&mut self, at: usize, len: usize, _: u8) -> u32 {
         self.push_delim(at, len)
     }
 
