@@ -309,9 +309,7 @@ impl<'w, O: Output> Emit<'w, O> {
         let used = (2 * two + one) as usize;
         if used > 0 {
             self.flush(at);
-            let (c2, c1) = delim_codes(ch);
-            add(&mut self.st, c2, two, false);
-            add(&mut self.st, c1, one, false);
+            add_pairs(&mut self.st, ch, two, one, false);
             restyle(&mut self.st);
             self.st.kept = at + used;
         }
@@ -324,9 +322,7 @@ impl<'w, O: Output> Emit<'w, O> {
         let used = (2 * two + one) as usize;
         if used > 0 {
             self.flush(at + len - used.min(len));
-            let (c2, c1) = delim_codes(ch);
-            add(&mut self.st, c2, two, true);
-            add(&mut self.st, c1, one, true);
+            add_pairs(&mut self.st, ch, two, one, true);
             restyle(&mut self.st);
             self.st.kept = at + len;
         }
@@ -415,12 +411,15 @@ impl<'w, O: Output> Emit<'w, O> {
     }
 }
 
-/// The codes of a delimiter run's pairs of two and of one (I4, I5).
+/// Opens (`up`) or closes the pairs of delimiter run `ch`: `two` of two delimiters and
+/// `one` of one (`b` and `i`; a `~~` run's one pair is `s`, I4, I5).
 #[inline(always)]
-fn delim_codes(ch: u8) -> (StyleCode, StyleCode) {
-    match ch {
-        b'~' => (StyleCode::Strike, StyleCode::Strike),
-        _ => (StyleCode::Bold, StyleCode::Italic),
+fn add_pairs(st: &mut State, ch: u8, two: u32, one: u32, up: bool) {
+    if ch == b'~' {
+        add(st, StyleCode::Strike, two + one, up);
+    } else {
+        add(st, StyleCode::Bold, two, up);
+        add(st, StyleCode::Italic, one, up);
     }
 }
 
