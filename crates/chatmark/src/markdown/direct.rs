@@ -9,7 +9,7 @@
 //! result is the same either way.
 
 use super::emit::{unpaired, Emit, Ends, Output};
-use super::emphasis::Events;
+use super::emphasis::{Events, Outcome};
 use super::marks::NONE;
 use super::scan::{Heads, Sink, NO_HEADS};
 use crate::builder::RunBuilder;
@@ -48,13 +48,6 @@ pub(super) struct Direct<'w, T, O> {
     pub emit: Emit<'w, O>,
     pub openers: Openers<'w>,
     pub notes: Vec<Note>,
-    /// The delimiter run being read: where, how long, its delimiter, the pairs it closes
-    /// and the delimiters it leaves waiting on the stack.
-    at: usize,
-    len: usize,
-    ch: u8,
-    closes: Events,
-    waits: usize,
     /// Delimiters guessed to open, and of them the runs of odd length (each opens one pair
     /// of one); the delimiters the matcher saw open, and its pairs of one.
     guessed: usize,
@@ -83,11 +76,6 @@ impl<'a, 'w, T: TypedSource<'a>, O: Output> Direct<'w, T, O> {
             emit: Emit::new(out, runs, slots, want_notes),
             openers: Openers(openers),
             notes: Vec::new(),
-            at: 0,
-            len: 0,
-            ch: 0,
-            closes: Events::default(),
-            waits: 0,
             guessed: 0,
             guessed_ones: 0,
             opened: 0,
@@ -175,28 +163,16 @@ impl<'a, T: TypedSource<'a>, O: Output> Sink for Direct<'_, T, O> {
     }
 
     #[inline(always)]
-    fn delim(&mut self, at: usize, len: usize, ch: u8) -> u32 {
-        self.at = at;
-        self.len = len;
-        self.ch = ch;
-        self.closes = Events::default();
-        self.waits = 0;
+    fn delim(&mut self, _: usize, _: usize, _: u8) -> u32 {
         0
     }
 
+    // (what the run being read closes comes back from the matcher, to `delim_end`)
     #[inline(always)]
-    fn set_closes(&mut self, _: u32, e: Events) {
-        self.closes = e;
-    }
+    fn set_closes(&mut self, _: u32, _: Events) {}
 
     #[inline(always)]
-    fn set_close(&mut self, _: u32, two: bool) {
-        if two {
-            self.closes.close_two += 1;
-        } else {
-            self.closes.close_one += 1;
-        }
-    }
+    fn set_close(&mut self, _: u32, _: bool) {}
 
     #[inline(always)]
     fn add_open(&mut self, _: u32, two: bool) {
@@ -205,16 +181,10 @@ impl<'a, T: TypedSource<'a>, O: Output> Sink for Direct<'_, T, O> {
     }
 
     #[inline(always)]
-    fn opens(&mut self, _: u32, count: usize) {
-        self.waits = count;
-    }
-
-    #[inline(always)]
-    fn delim_end(&mut self) {
-        let (at, len, ch) = (self.at, self.len, self.ch);
+    fn delim_end(&mut self, at: usize, len: usize, ch: u8, o: Outcome) {
         self.emit
-            .close_delim(at, ch, self.closes.close_two, self.closes.close_one);
-        let waits = self.waits;
+            .close_delim(at, ch, o.closes.close_two, o.closes.close_one);
+        let waits = o.waits;
         if waits > 0 {
             // guessed to be used up whole, by pairs of two and at most one pair of one (a
             // `~~` run is one pair)

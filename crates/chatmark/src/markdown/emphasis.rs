@@ -80,6 +80,14 @@ impl Events {
     }
 }
 
+/// What a delimiter run does as it is read: the pairs it closes, and how many of its
+/// delimiters it leaves waiting on the stack (those may open pairs later).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Outcome {
+    pub closes: Events,
+    pub waits: usize,
+}
+
 /// The online matcher of one paragraph's delimiter runs.
 #[derive(Debug, Default)]
 pub(super) struct Matcher {
@@ -127,7 +135,8 @@ impl Matcher {
     }
 
     /// Matches the next run of the paragraph (read in source order, starting at byte `at`),
-    /// recording it and its events, and those of the openers it closes, in `marks`.
+    /// recording it and its events, and those of the openers it closes, in `marks`; returns
+    /// what it does now.
     // Once per delimiter run in the scan's loop: inline, with the general path out of line
     // (−0.1 M instructions over the bench corpus).
     #[inline(always)]
@@ -139,15 +148,18 @@ impl Matcher {
         can_open: bool,
         can_close: bool,
         marks: &mut S,
-    ) {
+    ) -> Outcome {
         let me = marks.delim(at, len, ch);
         if can_close {
-            if !(len <= 3 && self.closes_top(ch, len, can_open, me, marks)) {
-                self.match_run(me, ch, len, can_open, can_close, marks);
+            if len <= 3 {
+                if let Some(closes) = self.closes_top(ch, len, can_open, me, marks) {
+                    return Outcome { closes, waits: 0 };
+                }
             }
-        } else if can_open {
+            return self.match_run(me, ch, len, can_open, can_close, marks);
+        }
+        if can_open {
             // a run that cannot close only waits on the stack, whole
-            marks.opens(me, len);
             self.stack.push(Opener {
                 run: me,
                 count: sat32(len),
@@ -155,7 +167,12 @@ impl Matcher {
                 orig_mod3: (len % 3) as u8,
                 can_close: false,
             });
+            return Outcome {
+                closes: Events::default(),
+                waits: len,
+            };
         }
+        Outcome::default()
     }
 
     /// [`Matcher::run`] for run `me`, already in `marks`, by the general algorithm.
@@ -168,7 +185,7 @@ impl Matcher {
         can_open: bool,
         can_close: bool,
         marks: &mut S,
-    ) {
+    ) -> Outcome {
         // what this run closes, recorded once at the end
         let mut mine = Events::default();
         let mut count = len;
@@ -221,8 +238,9 @@ impl Matcher {
                 marks.set_closes(me, mine);
             }
         }
+        let mut waits = 0;
         if can_open && count > 0 {
-            marks.opens(me, count);
+            waits = count;
             self.stack.push(Opener {
                 run: me,
                 count: sat32(count),
@@ -230,6 +248,10 @@ impl Matcher {
                 orig_mod3,
                 can_close,
             });
+        }
+        Outcome {
+            closes: mine,
+            waits,
         }
     }
 
@@ -239,7 +261,7 @@ impl Matcher {
     /// nearest), and both are used up, so the opener leaves the stack and the closer is
     /// not pushed: one or two delimiters make one pair; three (`***a***`) make a pair of
     /// two and then, of the one left on each side, a pair of one, as the search's two
-    /// rounds would. Returns whether it was that case (and recorded it).
+    /// rounds would. Returns the pairs it closes if it was that case (and recorded them).
     #[inline(always)]
     fn closes_top<S: Sink>(
         &mut self,
@@ -248,11 +270,9 @@ impl Matcher {
         can_open: bool,
         me: u32,
         marks: &mut S,
-    ) -> bool {
+    ) -> Option<Events> {
         let depth = self.stack.len();
-        let Some(o) = self.stack.last() else {
-            return false;
-        };
+        let o = self.stack.last()?;
         if self.high >= depth
             || o.ch != ch
             || o.count as usize != len
@@ -261,7 +281,7 @@ impl Matcher {
                 && len % 3 != 0
                 && (usize::from(o.orig_mod3) + len) % 3 == 0)
         {
-            return false;
+            return None;
         }
         // (a run of `~` here is two long, I5)
         let (two, one) = (len >= 2, len != 2);
@@ -274,7 +294,11 @@ impl Matcher {
             marks.set_close(me, false);
         }
         self.stack.pop();
-        true
+        Some(Events {
+            close_two: u32::from(two),
+            close_one: u32::from(one),
+            ..Events::default()
+        })
     }
 
     #[inline]

@@ -7,7 +7,7 @@
 //! ([`super::direct`]) or the [`Marks`] for the output walk. Plain text is never stored. Nothing recurses and each unit is looked at a bounded
 //! number of times (L1).
 
-use super::emphasis::{Events, Matcher};
+use super::emphasis::{Events, Matcher, Outcome};
 use super::inline::{self, line_end, Backticks};
 use super::lines;
 use super::marks::{Marks, NONE};
@@ -57,11 +57,8 @@ pub(super) trait Sink {
     fn set_close(&mut self, k: u32, two: bool);
     /// Delimiter run `k` (an earlier one) opens one more pair, by two delimiters or one.
     fn add_open(&mut self, k: u32, two: bool);
-    /// Delimiter run `k` (the one being read) waits on the stack with `count` delimiters
-    /// that may open.
-    fn opens(&mut self, k: u32, count: usize);
-    /// The matcher is done with the run being read.
-    fn delim_end(&mut self);
+    /// The matcher is done with the run of `len` units `ch` at `at`, which does `o`.
+    fn delim_end(&mut self, at: usize, len: usize, ch: u8, o: Outcome);
 }
 
 impl Sink for Marks {
@@ -123,10 +120,7 @@ impl Sink for Marks {
     }
 
     #[inline(always)]
-    fn opens(&mut self, _: u32, _: usize) {}
-
-    #[inline(always)]
-    fn delim_end(&mut self) {}
+    fn delim_end(&mut self, _: usize, _: usize, _: u8, _: Outcome) {}
 }
 
 /// The scan's working state.
@@ -265,8 +259,8 @@ impl<S: Sink> Scan<'_, S> {
                         // I5: strike delimiters are exactly two tildes
                         if b != b'~' || len == 2 {
                             let (open, close) = inline::flanking(src, j, len, b);
-                            matcher.run(j, b, len, open, close, marks);
-                            marks.delim_end();
+                            let o = matcher.run(j, b, len, open, close, marks);
+                            marks.delim_end(j, len, b, o);
                         }
                         j += len;
                     }
