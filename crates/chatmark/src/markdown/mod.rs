@@ -394,34 +394,20 @@ mod tests {
     /// on lines with prefixes, code spans and escapes, in both encodings (I3–I5, P1–P4).
     #[test]
     fn the_one_pass_writes_what_the_walk_writes() {
-        type Written<T> = (T, Vec<crate::TextStyle>, String);
-        fn utf8(m: &str, notes: bool, direct: bool) -> Written<String> {
-            let (mut text, mut runs, mut s) =
-                (String::new(), RunBuilder::default(), Scratch::default());
-            let out = Utf8Out {
-                src: m,
-                text: &mut text,
-            };
+        // the runs and diagnostics of one path, the text being left in the output's buffer
+        fn run<'a, T: TypedSource<'a>, O: Output>(
+            src: T,
+            out: O,
+            direct: bool,
+            notes: bool,
+        ) -> (Vec<crate::TextStyle>, String) {
+            let (mut runs, mut s) = (RunBuilder::default(), Scratch::default());
             let found = if direct {
-                one_pass(m, out, &mut runs, &mut s, notes)
+                one_pass(src, out, &mut runs, &mut s, notes)
             } else {
-                by_marks(m, out, &mut runs, &mut s, notes)
+                by_marks(src, out, &mut runs, &mut s, notes)
             };
-            (text, runs.finish(), format!("{found:?}"))
-        }
-        fn utf16(m: &[u16], notes: bool, direct: bool) -> Written<Vec<u16>> {
-            let (mut text, mut runs, mut s) =
-                (Vec::new(), RunBuilder::default(), Scratch::default());
-            let out = Utf16Out {
-                src: m,
-                text: &mut text,
-            };
-            let found = if direct {
-                one_pass(m, out, &mut runs, &mut s, notes)
-            } else {
-                by_marks(m, out, &mut runs, &mut s, notes)
-            };
-            (text, runs.finish(), format!("{found:?}"))
+            (runs.finish(), format!("{found:?}"))
         }
         let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
         let words = [
@@ -482,13 +468,37 @@ mod tests {
                 m += &open.pop().unwrap_or_default();
             }
             let notes = k % 2 == 0;
-            assert_eq!(utf8(&m, notes, true), utf8(&m, notes, false), "{m:?}");
+            let utf8 = |direct| {
+                let mut text = String::new();
+                let src = m.as_str();
+                let written = run(
+                    src,
+                    Utf8Out {
+                        src,
+                        text: &mut text,
+                    },
+                    direct,
+                    notes,
+                );
+                (text, written)
+            };
+            assert_eq!(utf8(true), utf8(false), "{m:?}");
             let units: Vec<u16> = m.encode_utf16().collect();
-            assert_eq!(
-                utf16(&units, notes, true),
-                utf16(&units, notes, false),
-                "{m:?}"
-            );
+            let utf16 = |direct| {
+                let mut text = Vec::new();
+                let src = units.as_slice();
+                let written = run(
+                    src,
+                    Utf16Out {
+                        src,
+                        text: &mut text,
+                    },
+                    direct,
+                    notes,
+                );
+                (text, written)
+            };
+            assert_eq!(utf16(true), utf16(false), "{m:?}");
             // how often the one pass's guess held (both paths must be taken often)
             let mut s = Scratch::default();
             let (mut text, mut runs) = (String::new(), RunBuilder::default());
