@@ -48,8 +48,12 @@ pub(super) struct Direct<'w, T, O> {
     pub emit: Emit<'w, O>,
     pub openers: Openers<'w>,
     pub notes: Vec<Note>,
-    /// Delimiters guessed to open, and of them the runs of odd length (each opens one pair
-    /// of one); the delimiters the matcher saw open, and its pairs of one.
+    /// Delimiters guessed to open, and the runs left waiting with an odd count (each opens
+    /// one pair of one); the delimiters the matcher saw open, and its pairs of one. Equal
+    /// sums prove the guess run by run: a run opens at most the delimiters it left
+    /// waiting, so equal totals mean each was used up, and a run used up opened at least
+    /// one pair of one if its count was odd, so equal totals of those mean none opened
+    /// more (`**` closed by `*` and `*` opens two, and is caught).
     guessed: usize,
     guessed_ones: usize,
     opened: usize,
