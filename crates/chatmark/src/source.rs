@@ -38,6 +38,12 @@ pub(crate) trait Unit: Copy {
         s.iter().take_while(|c| c.byte() == b).count()
     }
 
+    /// The units as bytes, if they are bytes (UTF-8).
+    #[inline(always)]
+    fn as_bytes(_: &[Self]) -> Option<&[u8]> {
+        None
+    }
+
     /// Index of the first `<`, `&` or `\r` in `hay`: the units HTML's data state stops at.
     #[cfg(feature = "html")]
     fn find_special(hay: &[Self]) -> Option<usize>;
@@ -50,6 +56,11 @@ pub(crate) trait Unit: Copy {
 }
 
 impl Unit for u8 {
+    #[inline(always)]
+    fn as_bytes(s: &[u8]) -> Option<&[u8]> {
+        Some(s)
+    }
+
     #[inline(always)]
     fn byte(self) -> u8 {
         self

@@ -45,7 +45,7 @@ impl Ends for Openers<'_> {
 /// The one pass's sink: the writer, and what checks its guess.
 pub(super) struct Direct<'w, T, O> {
     pub src: T,
-    pub emit: Emit<'w, O>,
+    pub emit: Emit<'w, O, true>,
     pub openers: Openers<'w>,
     pub notes: Vec<Note>,
     /// Delimiters guessed to open, and the runs left waiting with an odd count (each opens
@@ -182,6 +182,11 @@ impl<'a, T: TypedSource<'a>, O: Output> Sink for Direct<'_, T, O> {
     fn add_open(&mut self, _: u32, two: bool) {
         self.opened += if two { 2 } else { 1 };
         self.opened_ones += usize::from(!two);
+    }
+
+    #[inline(always)]
+    fn excess(&mut self) -> Option<&mut usize> {
+        Some(self.emit.excess_mut())
     }
 
     #[inline(always)]

@@ -4,8 +4,8 @@
 //! spaces, escapes' backslashes, matched delimiters, paired tags) in the source's encoding,
 //! and gives the run builder one span per change of style: the inline codes of the
 //! delimiter pairs and of the innermost open tag of each slot (1.3, I3–I5) plus the line
-//! codes on a line's content (P4). Unpaired tags are text, with a diagnostic when asked
-//! for (L3).
+//! codes on a line's content (P4), measured in UTF-16 units (C5). Unpaired tags are text,
+//! with a diagnostic when asked for (L3).
 
 use super::marks::{Kind, Marks, NONE};
 use crate::builder::RunBuilder;
@@ -153,8 +153,11 @@ impl Ends for Marks {
 /// The writer of a message's text and runs: one action per construct, called in source
 /// order, by the walk over the marks ([`Emit::walk`]) or as the one pass reads them
 /// ([`super::direct`]). It copies the source's text between the units that go and gives
-/// the run builder one span per change of style.
-pub(super) struct Emit<'w, O> {
+/// the run builder one span per change of style. With `EXCESS` (the one pass), it knows the
+/// UTF-16 length of its text from how many more bytes than units the source read so far
+/// holds, which the scan counts ([`super::scan::Sink::excess`]): everything the writer drops
+/// is ASCII, one unit a byte. Without it (the walk), it counts what it copies.
+pub(super) struct Emit<'w, O, const EXCESS: bool> {
     pub out: O,
     pub runs: &'w mut RunBuilder,
     /// Open matched tags (id, [`StyleSet::inline_bits`] of the code), per inline slot,
@@ -169,8 +172,11 @@ pub(super) struct Emit<'w, O> {
 struct State {
     /// The first unit of the source not yet copied.
     kept: usize,
-    /// The text's length when the last span was given to the run builder.
+    /// The text's length when the last span was given to the run builder (in UTF-16 units
+    /// with `EXCESS`, in its own units otherwise).
     seg: usize,
+    /// How many more bytes than UTF-16 units the source holds up to the scan (`EXCESS`).
+    excess: usize,
     /// Open delimiter pairs per flag slot (`b i u s`).
     counts: [usize; 4],
     /// The codes of the delimiter pairs and of the innermost open tag of each slot; the
@@ -191,7 +197,7 @@ struct State {
     tops: [(u32, u32); INLINE_SLOTS],
 }
 
-impl<'w, O: Output> Emit<'w, O> {
+impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
     /// A writer at the start of a message.
     #[inline(always)]
     pub(super) fn new(
@@ -208,6 +214,7 @@ impl<'w, O: Output> Emit<'w, O> {
             st: State {
                 kept: 0,
                 seg: 0,
+                excess: 0,
                 counts: [0; 4],
                 pairs: StyleSet::EMPTY,
                 tags: StyleSet::EMPTY,
@@ -219,6 +226,13 @@ impl<'w, O: Output> Emit<'w, O> {
                 tops: [(NONE, 0); INLINE_SLOTS],
             },
         }
+    }
+
+    /// The count of bytes beyond UTF-16 units that the scan keeps (`EXCESS`).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    pub(super) fn excess_mut(&mut self) -> &mut usize {
+        &mut self.st.excess
     }
 
     /// Walks the marks over `src`, writing its text and runs; returns the diagnostics.
@@ -402,8 +416,13 @@ impl<'w, O: Output> Emit<'w, O> {
         let st = &mut self.st;
         self.out.push(st.kept, at);
         st.kept = at;
-        let units = self.out.utf16_since(st.seg);
-        st.seg = self.out.len();
+        let (units, seg) = if EXCESS {
+            let now = self.out.len().saturating_sub(st.excess);
+            (now.saturating_sub(st.seg), now)
+        } else {
+            (self.out.utf16_since(st.seg), self.out.len())
+        };
+        st.seg = seg;
         if units > 0 {
             self.runs.advance(units, st.style);
             st.last_inline = st.inline;

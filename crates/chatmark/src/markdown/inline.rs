@@ -12,7 +12,7 @@ use crate::vocab::{Spelling, Tag};
 
 /// Whether the delimiter run `i..i + n` of `ch` (`*`, `_` or `~`) can open and close
 /// (I4's left- and right-flanking, with `_`'s extra rules).
-#[inline]
+#[inline(always)]
 pub(super) fn flanking<'a, T: TypedSource<'a>>(src: T, i: usize, n: usize, ch: u8) -> (bool, bool) {
     let prev = chars::before(src, i);
     let next = chars::after(src, i + n);

@@ -340,7 +340,7 @@ fn by_marks<'a, T: TypedSource<'a>, O: Output>(
     }
     .run(src);
     runs.reserve(s.marks.runs_bound(src.units().len()));
-    Emit::new(out, runs, &mut s.slots, want_notes).walk(src, &mut s.marks)
+    Emit::<O, false>::new(out, runs, &mut s.slots, want_notes).walk(src, &mut s.marks)
 }
 
 #[cfg(test)]
@@ -410,8 +410,22 @@ mod tests {
             (runs.finish(), format!("{found:?}"))
         }
         let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
+        // (non-ASCII text in long stretches, code spans and fences: the one pass's writer
+        // knows its UTF-16 length from the scan's count of them, C5)
         let words = [
-            "a", "word", "é", "😀", " ", ", ", ". ", " `a*b` ", " \\* ", "x_y",
+            "a",
+            "word",
+            "é",
+            "😀",
+            " ",
+            ", ",
+            ". ",
+            " `a*b` ",
+            " \\* ",
+            "x_y",
+            " `é😀` ",
+            " `é\n😀 x` ",
+            "chào bạn đặc biệt 😀 đơn",
         ];
         let breaks = [
             "\n",
@@ -422,6 +436,7 @@ mod tests {
             "\n\n",
             "\r\n",
             "\n```\nz\n```\n",
+            "\n```é\n😀 é\n```\n",
         ];
         let tags = ["red", "orange", "yellow", "green", "big", "underline"];
         let (mut guessed, mut total) = (0, 0);

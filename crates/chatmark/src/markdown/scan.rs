@@ -4,14 +4,15 @@
 //! (I1–I5) up to the line break, found through a byte-class table. Delimiter runs go
 //! straight into the paragraph's online emphasis matcher (I4–I6) and tags are paired as
 //! they are read (I3); what is not plain text goes to a [`Sink`]: the writer itself
-//! ([`super::direct`]) or the [`Marks`] for the output walk. Plain text is never stored. Nothing recurses and each unit is looked at a bounded
-//! number of times (L1).
+//! ([`super::direct`]) or the [`Marks`] for the output walk. Plain text is never stored;
+//! for the writer, the search over UTF-8 counts how many more bytes than UTF-16 units it
+//! passes (C5). Nothing recurses and each unit is looked at a bounded number of times (L1).
 
 use super::emphasis::{Events, Matcher, Outcome};
 use super::inline::{self, line_end, Backticks};
 use super::lines;
 use super::marks::{Marks, NONE};
-use super::syntax::{line_start_special, next_special};
+use super::syntax::{excess_of, line_start_special, next_special, next_special_counting};
 use crate::source::{TypedSource, Unit};
 use crate::vocab::{Spelling, Tag};
 use crate::StyleSet;
@@ -59,6 +60,12 @@ pub(super) trait Sink {
     fn add_open(&mut self, k: u32, two: bool);
     /// The matcher is done with the run of `len` units `ch` at `at`, which does `o`.
     fn delim_end(&mut self, at: usize, len: usize, ch: u8, o: Outcome);
+    /// Where the sink counts how many more bytes than UTF-16 units the UTF-8 text read so
+    /// far holds (the one pass's writer, [`super::direct`]), if it does.
+    #[inline(always)]
+    fn excess(&mut self) -> Option<&mut usize> {
+        None
+    }
 }
 
 impl Sink for Marks {
@@ -156,6 +163,7 @@ impl<S: Sink> Scan<'_, S> {
                 if lines::closes_fence(s.get(i..end).unwrap_or_default(), open) {
                     fence = None;
                 }
+                skipped(s, marks, i, next);
                 i = next;
                 continue;
             }
@@ -185,6 +193,7 @@ impl<S: Sink> Scan<'_, S> {
                         }
                         if let Some(k) = opens {
                             fence = Some(k);
+                            skipped(s, marks, i, next);
                             // F3: tags pair only within a region
                             marks.close_region(heads);
                         } else if end > i {
@@ -209,17 +218,22 @@ impl<S: Sink> Scan<'_, S> {
                 match find(s, j, stop, b'\n') {
                     // the whole line is inside the code span
                     Some(nl) => {
+                        skipped(s, marks, j, nl);
                         i = line_break(s, marks, has_codes, i, nl);
                         continue;
                     }
                     None => {
+                        skipped(s, marks, j, stop);
                         j = stop.max(j);
                         code_until = None;
                     }
                 }
             }
             i = loop {
-                j = next_special(s, j);
+                j = match (<T::Unit as Unit>::as_bytes(s), marks.excess()) {
+                    (Some(b), Some(excess)) => next_special_counting(b, j, excess),
+                    _ => next_special(s, j),
+                };
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {
                         marks.line_end(n);
@@ -244,9 +258,13 @@ impl<S: Sink> Scan<'_, S> {
                         let len = run_len(s, j, b'`');
                         match ticks.closer(s, len, j + len) {
                             Some(close) => match find(s, j + len, close, b'\n') {
-                                None => j = close + len,
+                                None => {
+                                    skipped(s, marks, j + len, close);
+                                    j = close + len;
+                                }
                                 Some(nl) => {
                                     // the span goes on past this line
+                                    skipped(s, marks, j + len, nl);
                                     code_until = Some(close + len);
                                     break line_break(s, marks, has_codes, i, nl);
                                 }
@@ -275,6 +293,15 @@ impl<S: Sink> Scan<'_, S> {
             };
         }
         marks.close_region(heads);
+    }
+}
+
+/// The scan passes over the text `from..to` without searching it (a fence's lines, a code
+/// span, I1, F2): a sink that counts UTF-16 units ([`Sink::excess`]) counts it.
+#[inline(always)]
+fn skipped<U: Unit, S: Sink>(s: &[U], marks: &mut S, from: usize, to: usize) {
+    if let (Some(b), Some(excess)) = (U::as_bytes(s), marks.excess()) {
+        *excess += excess_of(b.get(from..to).unwrap_or_default());
     }
 }
 

@@ -127,6 +127,67 @@ pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
         .unwrap_or(rest.len())
 }
 
+/// [`next_special`] over UTF-8 for the one pass, which also adds to `excess` how many more
+/// bytes than UTF-16 units `from..` holds up to the stop (continuation bytes less
+/// four-byte leads, C5): the writer then knows its text's UTF-16 length without counting
+/// it, since everything it drops is ASCII. A chunk's high bits answer for ASCII text; only
+/// a chunk with other bytes before the stop is counted.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -> usize {
+    use crate::sse2::{bits, excess_in, load};
+    let chunk_at = |k: usize| s.get(k..).and_then(<[u8]>::first_chunk::<CHUNK>);
+    let mut k = from;
+    while let Some(chunk) = chunk_at(k) {
+        let v = load(chunk);
+        let (mask, high) = (special_mask(chunk), bits(v));
+        if mask != 0 {
+            let at = first(mask);
+            if (high.trailing_zeros() as usize) < at {
+                *excess = excess.wrapping_add(excess_in(v, 0, at));
+            }
+            return k + at;
+        }
+        if high != 0 {
+            *excess = excess.wrapping_add(excess_in(v, 0, CHUNK));
+        }
+        k += CHUNK;
+    }
+    // the last sixteen bytes, of which those before `k` were seen
+    let Some(last) = s.len().checked_sub(CHUNK) else {
+        let stop = next_special(s, k);
+        *excess += excess_of(s.get(k..stop).unwrap_or_default());
+        return stop;
+    };
+    let Some(chunk) = chunk_at(last) else {
+        return s.len();
+    };
+    let v = load(chunk);
+    let seen = k - last;
+    let unseen = |m: Mask| m.checked_shr(seen as u32).unwrap_or(0) << seen;
+    let mask = unseen(special_mask(chunk));
+    let at = if mask != 0 { first(mask) } else { CHUNK };
+    if (unseen(bits(v)).trailing_zeros() as usize) < at {
+        *excess = excess.wrapping_add(excess_in(v, seen, at));
+    }
+    last + at
+}
+
+/// [`next_special_counting`] where the engine has no SSE2: the search, then a count.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -> usize {
+    let stop = next_special(s, from);
+    *excess += excess_of(s.get(from..stop).unwrap_or_default());
+    stop
+}
+
+/// How many more bytes than UTF-16 units the UTF-8 `text` holds.
+#[inline]
+pub(super) fn excess_of(text: &[u8]) -> usize {
+    text.len() - crate::utf16::utf16_len_of_bytes(text)
+}
+
 /// [`next_special`] for a wasm built without SIMD (the npm package's enables `simd128` and
 /// takes the vector search): eight units at a time, their table entries combined and tested
 /// once.
