@@ -109,6 +109,7 @@ impl RunBuilder {
     /// Moves the runs written into the buffer [`RunBuilder::borrow_spare`] took into a
     /// vector with room for them and the open span, and gives the buffer back.
     #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
     pub(crate) fn settle(&mut self, spare: &mut Vec<TextStyle>) {
         let open = usize::from(!self.open.is_empty() && self.pos > self.open_start);
         let n = self.runs.len() + open;

@@ -228,6 +228,7 @@ impl Scratch {
     /// trimmed: a buffer holds at most about an entry per unit (two marks per tag of three
     /// units or more, two per line with codes), so a shorter message grows none past
     /// [`Scratch::KEEP`], and the capacity tests are skipped for it.
+    #[inline(always)]
     fn reset(&mut self, units: usize) {
         self.marks.clear();
         self.matcher.reset();
