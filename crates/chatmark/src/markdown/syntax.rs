@@ -185,6 +185,9 @@ pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -
 /// How many more bytes than UTF-16 units the UTF-8 `text` holds.
 #[inline]
 pub(super) fn excess_of(text: &[u8]) -> usize {
+    if text.is_ascii() {
+        return 0;
+    }
     text.len() - crate::utf16::utf16_len_of_bytes(text)
 }
 
