@@ -164,7 +164,7 @@ pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -
     };
     let v = load(chunk);
     let seen = k - last;
-    let unseen = |m: Mask| m.checked_shr(seen as u32).unwrap_or(0) << seen;
+    let unseen = |m: Mask| m & Mask::MAX.checked_shl(seen as u32).unwrap_or(0);
     let mask = unseen(special_mask(chunk));
     let at = if mask != 0 { first(mask) } else { CHUNK };
     if (unseen(bits(v)).trailing_zeros() as usize) < at {
