@@ -418,6 +418,12 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
         st.kept = at;
         let (units, seg) = if EXCESS {
             let now = self.out.len().saturating_sub(st.excess);
+            // the scan's count against the text's own, in debug builds (tests, fuzzing) and
+            // for texts up to 64 KiB (each check reads the whole text)
+            debug_assert!(
+                self.out.len() > 1 << 16 || now == self.out.utf16_since(0),
+                "the scan's excess count drifted from the text's UTF-16 length"
+            );
             (now.saturating_sub(st.seg), now)
         } else {
             (self.out.utf16_since(st.seg), self.out.len())

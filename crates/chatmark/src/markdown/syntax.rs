@@ -132,7 +132,8 @@ pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
 /// four-byte leads, C5): the writer then knows its text's UTF-16 length without counting
 /// it, since everything it drops is ASCII. A chunk's high bits answer for ASCII text; only
 /// a chunk with other bytes before the stop is counted.
-#[cfg(target_arch = "x86_64")]
+// (with one mask bit a unit, as `cfg(vector)` gives, which every x86-64 build has)
+#[cfg(all(target_arch = "x86_64", vector))]
 #[inline(always)]
 pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -> usize {
     use crate::sse2::{bits, excess_in, load};
@@ -174,7 +175,7 @@ pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -
 }
 
 /// [`next_special_counting`] where the engine has no SSE2: the search, then a count.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(all(target_arch = "x86_64", vector)))]
 #[inline(always)]
 pub(super) fn next_special_counting(s: &[u8], from: usize, excess: &mut usize) -> usize {
     let stop = next_special(s, from);
