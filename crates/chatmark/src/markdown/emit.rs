@@ -41,11 +41,40 @@ pub(super) struct Utf8Out<'a, 'o> {
     pub text: &'o mut String,
 }
 
+/// A piece of text of up to `WINDOW` bytes (or up to twice as many) is copied as the
+/// whole window of `WINDOW` (twice as many) bytes from its start, and the bytes past it are
+/// cut off again: a move of a length known at build time, where a copy of the piece's own
+/// length calls `memcpy` (−0.11 M instructions over the bench corpus; a third window of 64
+/// bytes saved 3,000 more). Most pieces are short: the words between markup. The window
+/// must fit in the source and end on a character boundary, or the piece is copied as it
+/// is. The text's capacity, the source's length, always holds the window: the text only
+/// drops bytes of the source, so it is never longer than the position it reads from.
+#[cfg(not(target_arch = "wasm32"))]
+const WINDOW: usize = 16;
+
 #[cfg(not(target_arch = "wasm32"))]
 impl Output for Utf8Out<'_, '_> {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, from: usize, to: usize) {
         if to > from {
+            // a short piece: by a window ([`WINDOW`]; the two spelled out, since through
+            // a shared helper the build lost 0.01 M instructions)
+            let len = to - from;
+            if len <= WINDOW {
+                if let Some(window) = self.src.get(from..from + WINDOW) {
+                    let end = self.text.len() + len;
+                    self.text.push_str(window);
+                    self.text.truncate(end);
+                    return;
+                }
+            } else if len <= 2 * WINDOW {
+                if let Some(window) = self.src.get(from..from + 2 * WINDOW) {
+                    let end = self.text.len() + len;
+                    self.text.push_str(window);
+                    self.text.truncate(end);
+                    return;
+                }
+            }
             self.text
                 .push_str(self.src.get(from..to).unwrap_or_default());
         }
@@ -510,4 +539,48 @@ pub(super) fn unpaired<'a, T: TypedSource<'a>>(
         code,
         message,
     });
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::{Output, Utf8Out, WINDOW};
+    use crate::rng::Rng;
+
+    /// The windowed copy writes exactly the pieces asked for: random texts of one- to
+    /// four-byte characters, cut into pieces of every length around the windows' (so that
+    /// windows end inside a character, past the source's end, or on its last byte), with
+    /// gaps between them as the dropped markup leaves.
+    #[test]
+    fn pieces_copied_through_windows_are_the_source_pieces_c5() {
+        let mut rng = Rng(0x5eed_c0de);
+        for _ in 0..2_000 {
+            let src = rng.text(90, &["a", " ", "*", "é", "€", "😀"], &["\r\n"], 8);
+            let bounds: Vec<usize> = (0..=src.len())
+                .filter(|&k| src.is_char_boundary(k))
+                .collect();
+            let (mut text, mut want) = (String::with_capacity(src.len()), String::new());
+            let mut out = Utf8Out {
+                src: &src,
+                text: &mut text,
+            };
+            let mut k = 0;
+            while k + 1 < bounds.len() {
+                // a gap (markup that goes), then a piece of up to three windows' length
+                let from = bounds[(k + rng.below(2)).min(bounds.len() - 1)];
+                let longest = from + rng.below(3 * WINDOW + 2);
+                let to = bounds
+                    .iter()
+                    .copied()
+                    .filter(|&b| b <= longest)
+                    .max()
+                    .unwrap_or(from)
+                    .max(from);
+                out.push(from, to);
+                want.push_str(&src[from..to]);
+                k = bounds.iter().position(|&b| b == to).unwrap_or(bounds.len()) + 1;
+            }
+            assert_eq!(out.len(), want.len());
+            assert_eq!(text, want, "source {src:?}");
+        }
+    }
 }
