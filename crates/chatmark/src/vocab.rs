@@ -93,11 +93,13 @@ impl Tag {
 /// Bits of [`key_hash`]: a table of at least twice as many slots as there are tags.
 const HASH_BITS: u32 = (2 * Tag::COUNT).next_power_of_two().trailing_zeros();
 
-/// A name key's slot in [`BY_HASH`]: its two halves folded into one word, times `mul`, the
-/// top [`HASH_BITS`] bits.
+/// A name key's slot in [`BY_HASH`]: its low word (the name's first eight bytes) times
+/// `mul`, the top [`HASH_BITS`] bits. The names differ in their first eight bytes, or
+/// [`HASH_MUL`] would find no perfect hash and the build would fail; the whole key is
+/// compared after.
 #[inline(always)]
 const fn key_hash(key: u128, mul: u64) -> usize {
-    ((key as u64 ^ (key >> 64) as u64).wrapping_mul(mul) >> (64 - HASH_BITS)) as usize
+    ((key as u64).wrapping_mul(mul) >> (64 - HASH_BITS)) as usize
 }
 
 /// The first odd multiplier of a pseudo-random sequence that gives every tag's key a slot
