@@ -20,6 +20,10 @@ use crate::source::{units, Source, Unit};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics.
+// Natively inline: each of the parser's instances then knows its source's encoding, and
+// the call's set-up goes (−0.05 M instructions over the bench corpus, 25 a message); the
+// npm package's wasm has one instance and its size budget.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn is_plain(input: Source<'_>) -> bool {
     #[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
     return units!(input, u => plain_by_search(u));
