@@ -22,6 +22,9 @@ use crate::{DiagnosticCode, StyleCode, StyleSet};
 pub(super) trait Output {
     /// Appends the source's units `from..to`.
     fn push(&mut self, from: usize, to: usize);
+    /// Appends the source's units from `from` to its end (the last piece of a message, for
+    /// which no window of [`Utf8Out::push`] would fit).
+    fn push_rest(&mut self, from: usize);
     /// Units written so far, in the text's encoding.
     fn len(&self) -> usize;
     /// UTF-16 units of the text written since it was `from` units long.
@@ -81,6 +84,11 @@ impl Output for Utf8Out<'_, '_> {
     }
 
     #[inline]
+    fn push_rest(&mut self, from: usize) {
+        self.text.push_str(self.src.get(from..).unwrap_or_default());
+    }
+
+    #[inline]
     fn len(&self) -> usize {
         self.text.len()
     }
@@ -113,6 +121,12 @@ impl Output for Utf16Out<'_, '_> {
             self.text
                 .extend_from_slice(self.src.get(from..to).unwrap_or_default());
         }
+    }
+
+    #[inline]
+    fn push_rest(&mut self, from: usize) {
+        self.text
+            .extend_from_slice(self.src.get(from..).unwrap_or_default());
     }
 
     #[inline]
@@ -427,12 +441,12 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
         }
     }
 
-    /// The message ends at `end`: the text left is copied.
+    /// The message ends at `end`, the source's end: the text left is copied.
     #[inline(always)]
     pub(super) fn finish(&mut self, end: usize) {
         if self.st.style.is_empty() {
             // unstyled to the end: no span follows, so its length is not counted
-            self.out.push(self.st.kept, end);
+            self.out.push_rest(self.st.kept);
         } else {
             self.flush(end);
         }
