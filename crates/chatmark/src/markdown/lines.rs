@@ -69,6 +69,7 @@ pub(super) fn start<U: Unit>(line: &[U]) -> Start {
 /// Reads the prefix of a non-blank line: returns the units it takes and its line codes.
 /// `raw` is the raw line or the input from the line's start on: the prefix ends at the
 /// line break either way, so the scan need not find the line's end first.
+#[inline(always)]
 pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
     // the commonest prefixes, a bullet, a one-digit number or a level-one heading at the
     // line's start (P3), read directly: what the general reading below gives them (no
@@ -93,6 +94,7 @@ const HEADING: StyleSet = {
 };
 
 /// [`prefix`] by the general reading of P1–P3.
+#[inline(never)]
 fn prefix_in_general<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
     let mut i = 0;
     let mut level = 0usize;
