@@ -264,6 +264,12 @@ pub(crate) struct Overlay {
 impl Overlay {
     /// The overlay of the empty set: it leaves a set as it is.
     pub(crate) const NONE: Overlay = Overlay { take: 0, set: 0 };
+
+    /// The set the overlay was made from.
+    #[inline]
+    pub(crate) const fn set(self) -> StyleSet {
+        StyleSet(self.set)
+    }
 }
 
 /// The flags' lane.

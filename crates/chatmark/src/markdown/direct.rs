@@ -15,10 +15,9 @@ use super::scan::{Heads, Sink, NO_HEADS};
 use crate::builder::RunBuilder;
 use crate::sort::sat32;
 use crate::source::TypedSource;
-use crate::style::INLINE_SLOTS;
+use crate::style::{Overlay, INLINE_SLOTS};
 use crate::utf16::Note;
 use crate::vocab::{Spelling, Tag};
-use crate::StyleSet;
 
 /// An opening tag that the writer saw closed under an inner tag of its slot.
 const ENDED: u32 = NONE - 1;
@@ -116,7 +115,7 @@ impl<'a, T: TypedSource<'a>, O: Output> Sink for Direct<'_, T, O> {
     }
 
     #[inline(always)]
-    fn line(&mut self, at: usize, prefix: usize, codes: StyleSet) {
+    fn line(&mut self, at: usize, prefix: usize, codes: Overlay) {
         self.emit.line(at, prefix, codes);
     }
 

@@ -291,7 +291,7 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
                 Kind::Remove => self.remove(at, m.len()),
                 Kind::Escape => self.remove(at, 1),
                 Kind::Line => {
-                    self.line(at, m.prefix(), marks.line_codes(line));
+                    self.line(at, m.prefix(), marks.line_codes(line).overlay());
                     line += 1;
                 }
                 Kind::LineEnd => self.line_end(s, at),
@@ -332,11 +332,11 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
     /// A paragraph line with `codes` (P4) begins at `at`: its first `prefix` units go, and
     /// its codes apply from its content on.
     #[inline(always)]
-    pub(super) fn line(&mut self, at: usize, prefix: usize, codes: StyleSet) {
+    pub(super) fn line(&mut self, at: usize, prefix: usize, codes: Overlay) {
         self.remove(at, prefix);
         self.flush(at + prefix);
         let st = &mut self.st;
-        st.codes = codes.overlay();
+        st.codes = codes;
         st.style = st.inline.under(st.codes);
         st.line_start = self.runs.position();
     }

@@ -6,6 +6,7 @@
 //! line's start without first finding the line's end.
 
 use crate::source::Unit;
+use crate::style::Overlay;
 use crate::{StyleCode, StyleSet};
 
 /// How many units from `k` are the ASCII byte `b`.
@@ -68,23 +69,37 @@ pub(super) fn start<U: Unit>(line: &[U]) -> Start {
 
 /// Reads the prefix of a non-blank line: returns the units it takes and its line codes.
 /// `raw` is the raw line or the input from the line's start on: the prefix ends at the
-/// line break either way, so the scan need not find the line's end first.
-#[inline(always)]
+/// line break either way, so the scan need not find the line's end first. (The scan
+/// reads it through [`prefix_overlay`].)
+#[cfg(test)]
 pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
+    let (n, codes) = prefix_overlay(raw);
+    (n, codes.set())
+}
+
+/// [`prefix`] for the scan, the codes ready to lay over the inline ones
+/// ([`StyleSet::overlay`]): for the commonest prefixes, constants.
+#[inline(always)]
+pub(super) fn prefix_overlay<U: Unit>(raw: &[U]) -> (usize, Overlay) {
     // the commonest prefixes, a bullet, a one-digit number or a level-one heading at the
     // line's start (P3), read directly: what the general reading below gives them (no
     // level, the marker and the spaces after it)
     let byte = |k: usize| raw.get(k).map(|c| c.byte());
     let (marker, codes) = match (byte(0), byte(1)) {
-        (Some(b'-' | b'*' | b'+'), Some(b' ')) => (1, StyleSet::of(StyleCode::Bullet)),
-        (Some(b'#'), Some(b' ')) => (1, HEADING),
-        (Some(b'0'..=b'9'), Some(b'.')) if byte(2) == Some(b' ') => {
-            (2, StyleSet::of(StyleCode::Ordered))
+        (Some(b'-' | b'*' | b'+'), Some(b' ')) => (1, BULLET),
+        (Some(b'#'), Some(b' ')) => (1, HEADING.overlay()),
+        (Some(b'0'..=b'9'), Some(b'.')) if byte(2) == Some(b' ') => (2, ORDERED),
+        _ => {
+            let (n, codes) = prefix_in_general(raw);
+            return (n, codes.overlay());
         }
-        _ => return prefix_in_general(raw),
     };
     (marker + count(raw, marker, b' '), codes)
 }
+
+/// The overlays of a bullet's and a number's codes (P3).
+const BULLET: Overlay = StyleSet::of(StyleCode::Bullet).overlay();
+const ORDERED: Overlay = StyleSet::of(StyleCode::Ordered).overlay();
 
 /// The codes of a level-one heading (P3).
 const HEADING: StyleSet = {

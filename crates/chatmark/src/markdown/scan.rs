@@ -15,7 +15,7 @@ use super::marks::{Marks, NONE};
 use super::syntax::{excess_of, line_start_special, next_special, next_special_counting};
 use crate::source::{TypedSource, Unit};
 use crate::vocab::{Spelling, Tag};
-use crate::StyleSet;
+use crate::style::Overlay;
 
 /// Per tag and spelling (I3), the last unpaired opener of the current region, each
 /// unpaired opener linking to the one before it (in its mark).
@@ -31,8 +31,9 @@ pub(super) trait Sink {
     fn remove(&mut self, at: usize, len: usize);
     /// A backslash at `at` escapes the next character (I2).
     fn escape(&mut self, at: usize);
-    /// A paragraph line with `codes` (P4) starts at `at`, its first `prefix` units going.
-    fn line(&mut self, at: usize, prefix: usize, codes: StyleSet);
+    /// A paragraph line with `codes` (P4, as an overlay) starts at `at`, its first `prefix`
+    /// units going.
+    fn line(&mut self, at: usize, prefix: usize, codes: Overlay);
     /// The content of the line with codes last begun ends at `end`.
     fn line_end(&mut self, end: usize);
     /// The tag at `at`, paired with the last unpaired opener of its tag and spelling in
@@ -80,8 +81,8 @@ impl Sink for Marks {
     }
 
     #[inline(always)]
-    fn line(&mut self, at: usize, prefix: usize, codes: StyleSet) {
-        self.push_line(at, prefix, codes);
+    fn line(&mut self, at: usize, prefix: usize, codes: Overlay) {
+        self.push_line(at, prefix, codes.set());
     }
 
     #[inline(always)]
@@ -167,7 +168,7 @@ impl<S: Sink> Scan<'_, S> {
                 i = next;
                 continue;
             }
-            let mut codes = StyleSet::EMPTY;
+            let mut codes = Overlay::NONE;
             let mut skip = 0;
             let rest = s.get(i..).unwrap_or_default();
             let first = rest.first().map_or(b'\n', |c| c.byte());
@@ -203,10 +204,10 @@ impl<S: Sink> Scan<'_, S> {
                         continue;
                     }
                 }
-                (skip, codes) = lines::prefix(rest);
+                (skip, codes) = lines::prefix_overlay(rest);
             }
             in_paragraph = true;
-            let has_codes = !codes.is_empty();
+            let has_codes = !codes.set().is_empty();
             if has_codes {
                 marks.line(i, skip, codes);
             } else if skip > 0 {
