@@ -155,17 +155,16 @@ pub(super) fn tag_at<U: Unit>(units: &[U], i: usize) -> Option<(usize, Tag, Spel
     let spelling = Spelling::opened_by(units.get(i)?.byte())?;
     let closing = units.get(i + 1).is_some_and(|c| c.byte() == b'/');
     let name_start = i + 1 + usize::from(closing);
-    let close = spelling.close_bracket();
     #[cfg(vector)]
     let found = match units
         .get(name_start..name_start + 16)
         .and_then(|c| <&[U; 16]>::try_from(c).ok())
     {
         Some(chunk) => name_in_chunk(chunk, spelling),
-        None => name_by_units(units.get(name_start..)?, close),
+        None => name_by_units(units.get(name_start..)?, spelling.close_bracket()),
     };
     #[cfg(not(vector))]
-    let found = name_by_units(units.get(name_start..)?, close);
+    let found = name_by_units(units.get(name_start..)?, spelling.close_bracket());
     let (k, tag) = found?;
     Some((name_start + k + 1 - i, tag, spelling, closing))
 }
