@@ -98,6 +98,7 @@ impl Output for Utf8Out<'_, '_> {
         utf16_len_of_tail(self.text.as_bytes(), from)
     }
 
+    #[inline(always)]
     fn ends_with_cr(&self) -> bool {
         self.text.as_bytes().last() == Some(&b'\r')
     }
@@ -139,6 +140,7 @@ impl Output for Utf16Out<'_, '_> {
         self.text.len().saturating_sub(from)
     }
 
+    #[inline(always)]
     fn ends_with_cr(&self) -> bool {
         self.text.last() == Some(&0x0d)
     }
@@ -349,9 +351,10 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
         self.flush(at);
         // a `\r` left right before the `\n` by markup that vanished is a line break: it
         // keeps only its inline codes (1.3)
-        if s.get(at).is_some_and(|c| c.byte() == b'\n')
+        // (the rarest condition first: a `\r` at the text's end)
+        if self.out.ends_with_cr()
+            && s.get(at).is_some_and(|c| c.byte() == b'\n')
             && self.runs.position() > self.st.line_start
-            && self.out.ends_with_cr()
         {
             self.runs.restyle_last(self.st.last_inline);
         }
