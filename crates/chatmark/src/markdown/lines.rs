@@ -67,20 +67,13 @@ pub(super) fn start<U: Unit>(line: &[U]) -> Start {
     }
 }
 
-/// Reads the prefix of a non-blank line: returns the units it takes and its line codes.
-/// `raw` is the raw line or the input from the line's start on: the prefix ends at the
-/// line break either way, so the scan need not find the line's end first. (The scan
-/// reads it through [`prefix_overlay`].)
-#[cfg(test)]
-pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
-    let (n, codes) = prefix_overlay(raw);
-    (n, codes.set())
-}
-
-/// [`prefix`] for the scan, the codes ready to lay over the inline ones
-/// ([`StyleSet::overlay`]): for the commonest prefixes, constants.
+/// Reads the prefix of a non-blank line: returns the units it takes and its line codes,
+/// ready to lay over the inline ones ([`StyleSet::overlay`]; for the commonest prefixes,
+/// constants, which saves the work at each line with codes). `raw` is the raw line or the
+/// input from the line's start on: the prefix ends at the line break either way, so the
+/// scan need not find the line's end first.
 #[inline(always)]
-pub(super) fn prefix_overlay<U: Unit>(raw: &[U]) -> (usize, Overlay) {
+pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, Overlay) {
     // the commonest prefixes, a bullet, a one-digit number or a level-one heading at the
     // line's start (P3), read directly: what the general reading below gives them (no
     // level, the marker and the spaces after it)
@@ -182,6 +175,12 @@ fn prefix_in_general<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`super::prefix`] with its codes as a set.
+    fn prefix<U: Unit>(raw: &[U]) -> (usize, StyleSet) {
+        let (n, codes) = super::prefix(raw);
+        (n, codes.set())
+    }
 
     fn pre(s: &str) -> (usize, Vec<&'static str>) {
         let (n, c) = prefix(s.as_bytes());

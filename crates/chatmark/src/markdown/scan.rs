@@ -204,7 +204,7 @@ impl<S: Sink> Scan<'_, S> {
                         continue;
                     }
                 }
-                (skip, codes) = lines::prefix_overlay(rest);
+                (skip, codes) = lines::prefix(rest);
             }
             in_paragraph = true;
             let has_codes = !codes.set().is_empty();
