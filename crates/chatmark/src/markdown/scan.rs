@@ -14,8 +14,8 @@ use super::lines;
 use super::marks::{Marks, NONE};
 use super::syntax::{excess_of, line_start_special, next_special, next_special_counting};
 use crate::source::{TypedSource, Unit};
-use crate::vocab::{Spelling, Tag};
 use crate::style::Overlay;
+use crate::vocab::{Spelling, Tag};
 
 /// Per tag and spelling (I3), the last unpaired opener of the current region, each
 /// unpaired opener linking to the one before it (in its mark).
