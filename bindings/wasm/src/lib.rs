@@ -260,15 +260,23 @@ fn same_units(a: &[u16], b: &[u16]) -> bool {
         if a.len() != b.len() {
             return false;
         }
-        let v = |c: &[u16]| match *c {
-            [a, b, c, d, e, f, g, h] => u16x8(a, b, c, d, e, f, g, h),
-            _ => u16x8(0, 0, 0, 0, 0, 0, 0, 0),
+        // eight units from an array reference: destructured from a slice (or from a chunk
+        // chosen against a fallback), each unit is a load of its own
+        let v = |c: &[u16; 8]| {
+            let [a, b, c, d, e, f, g, h] = *c;
+            u16x8(a, b, c, d, e, f, g, h)
         };
-        let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-        let whole = (&mut x)
-            .zip(&mut y)
-            .all(|(p, q)| i16x8_all_true(i16x8_eq(v(p), v(q))));
-        whole && x.remainder() == y.remainder()
+        fn eight(s: &[u16], k: usize) -> Option<&[u16; 8]> {
+            s.get(k..).and_then(<[u16]>::first_chunk)
+        }
+        let mut k = 0;
+        while let (Some(p), Some(q)) = (eight(a, k), eight(b, k)) {
+            if !i16x8_all_true(i16x8_eq(v(p), v(q))) {
+                return false;
+            }
+            k += 8;
+        }
+        a.get(k..) == b.get(k..)
     }
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     {

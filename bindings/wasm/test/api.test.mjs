@@ -49,6 +49,18 @@ test('lone surrogates become U+FFFD, one unit, offsets kept (L2)', () => {
   assert.deepEqual(normalizeStyles('\ud800ab', [{ start: 1, len: 2, st: ['i'] }]), [{ start: 1, len: 2, st: ['i'] }]);
 });
 
+test('a text is answered as sent exactly when no unit changed, at every place (L2)', () => {
+  // the wasm compares its output with the input eight units a register, then the rest
+  for (let n = 0; n <= 24; n++) {
+    const same = 'ab'.repeat(n).slice(0, n);
+    assert.equal(parseMarkdown(same).text, same);
+    for (let k = 0; k < n; k++) {
+      const lone = `${same.slice(0, k)}\udc00${same.slice(k + 1)}`;
+      assert.equal(parseMarkdown(lone).text, `${same.slice(0, k)}\ufffd${same.slice(k + 1)}`, `n=${n} k=${k}`);
+    }
+  }
+});
+
 test('diagnostics on request', () => {
   const f = parseMarkdown('ab {red}x', { diagnostics: true });
   assert.deepEqual(

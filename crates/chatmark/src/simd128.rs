@@ -27,8 +27,8 @@ pub(crate) fn load(chunk: &[u8]) -> m128i {
 /// rest as 0. Neither is ASCII, so comparisons with ASCII bytes read them as non-ASCII.
 #[inline(always)]
 pub(crate) fn load_utf16(chunk: &[u16; WIDTH]) -> m128i {
-    let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = *chunk;
-    u8x16_narrow_i16x8(u16x8(a, b, c, d, e, f, g, h), u16x8(i, j, k, l, m, n, o, p))
+    let (a, b) = halves(chunk);
+    u8x16_narrow_i16x8(a, b)
 }
 
 /// `0xFF` in the bytes of `v` that are `b`, `0` in the others.
@@ -90,6 +90,9 @@ pub(crate) fn bit10s(chunk: &[u16; WIDTH]) -> u32 {
 /// Sixteen UTF-16 units in two registers of eight.
 #[inline(always)]
 fn halves(chunk: &[u16; WIDTH]) -> (m128i, m128i) {
-    let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p] = *chunk;
-    (u16x8(a, b, c, d, e, f, g, h), u16x8(i, j, k, l, m, n, o, p))
+    let half = |h: Option<&[u16; 8]>| {
+        let [a, b, c, d, e, f, g, h] = *h.unwrap_or(&[0; 8]);
+        u16x8(a, b, c, d, e, f, g, h)
+    };
+    (half(chunk.first_chunk()), half(chunk.last_chunk()))
 }
