@@ -65,8 +65,10 @@ struct Io {
     units: Vec<u16>,
     out: Vec<u32>,
     out16: Vec<u16>,
-    /// The runs of the last markdown parse, kept for their capacity.
-    runs: Vec<TextStyle>,
+    /// What the UTF-16 parsers write into: their text in `out16`'s buffer, lent for the
+    /// call (swapped, so that no vector is dropped, a call in the size-tuned wasm), and
+    /// their runs, kept for the capacity.
+    parsed: FormattedUtf16,
 }
 
 thread_local! {
@@ -78,7 +80,10 @@ thread_local! {
             units: Vec::new(),
             out: Vec::new(),
             out16: Vec::new(),
-            runs: Vec::new(),
+            parsed: FormattedUtf16 {
+                text: Vec::new(),
+                text_styles: Vec::new(),
+            },
         })
     };
 }
@@ -218,35 +223,33 @@ fn parse_units(
     with_diagnostics: fn(&[u16]) -> (FormattedUtf16, Vec<Diagnostic>),
 ) -> u32 {
     with_io(|io| {
-        let units = core::mem::take(&mut io.units);
+        let Io {
+            units,
+            out,
+            out16,
+            parsed,
+            ..
+        } = io;
         let input = units.get(..len as usize).unwrap_or_default();
         let diags = if diagnostics {
             let (f, d) = with_diagnostics(input);
-            io.out16.extend_from_slice(&f.text);
-            io.runs = f.text_styles;
+            out16.extend_from_slice(&f.text);
+            parsed.text_styles = f.text_styles;
             Some(d)
         } else {
-            let mut f = FormattedUtf16 {
-                text: core::mem::take(&mut io.out16),
-                text_styles: core::mem::take(&mut io.runs),
-            };
-            into(input, &mut f);
-            io.out16 = f.text;
-            io.runs = f.text_styles;
+            core::mem::swap(out16, &mut parsed.text);
+            into(input, parsed);
+            core::mem::swap(out16, &mut parsed.text);
             None
         };
-        let Io {
-            out, out16, runs, ..
-        } = io;
         if same_units(out16, input) {
             out.push(u32::MAX);
             out16.clear();
         } else {
             out.push(word(out16.len()));
         }
-        put_runs(out, runs);
+        put_runs(out, &parsed.text_styles);
         put_diagnostics(out, out16, diags.as_deref());
-        io.units = units;
         OK
     })
 }

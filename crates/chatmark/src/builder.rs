@@ -72,9 +72,13 @@ impl RunBuilder {
     /// A builder with no runs that writes into `runs` (emptied; its capacity is reused).
     pub(crate) fn reusing(mut runs: Vec<TextStyle>) -> Self {
         runs.clear();
+        // every field spelled out: `..RunBuilder::default()` would make a vector only to
+        // drop it, a call in the npm package's size-tuned wasm
         RunBuilder {
             runs,
-            ..RunBuilder::default()
+            pos: 0,
+            open: StyleSet::default(),
+            open_start: 0,
         }
     }
 
@@ -132,6 +136,17 @@ impl RunBuilder {
     pub(crate) fn finish(mut self) -> Vec<TextStyle> {
         self.close();
         self.runs
+    }
+
+    /// [`RunBuilder::finish`] into `slot`, which the vector given to
+    /// [`RunBuilder::reusing`] was taken from (so that what it holds now is empty): an
+    /// empty vector owns no allocation and is forgotten, not dropped, which in the npm
+    /// package's size-tuned wasm would be a call to free nothing.
+    pub(crate) fn finish_into(self, slot: &mut Vec<TextStyle>) {
+        let left = core::mem::replace(slot, self.finish());
+        if left.capacity() == 0 {
+            core::mem::forget(left);
+        }
     }
 }
 

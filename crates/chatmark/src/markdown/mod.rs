@@ -163,20 +163,15 @@ pub fn parse_markdown_utf16_with_diagnostics(input: &[u16]) -> (FormattedUtf16, 
 /// [`parse`] of well-formed UTF-16 `input` into `out`, replacing what it held but reusing
 /// its buffers.
 fn parse_utf16(input: &[u16], out: &mut FormattedUtf16, notes: bool) -> Vec<Note> {
-    let mut text = core::mem::take(&mut out.text);
-    text.clear();
-    text.reserve(input.len());
+    out.text.clear();
+    out.text.reserve(input.len());
     let mut runs = RunBuilder::reusing(core::mem::take(&mut out.text_styles));
-    let found = parse(
-        input,
-        Utf16Out {
-            src: input,
-            text: &mut text,
-        },
-        &mut runs,
-        notes,
-    );
-    (out.text, out.text_styles) = (text, runs.finish());
+    let text = Utf16Out {
+        src: input,
+        text: &mut out.text,
+    };
+    let found = parse(input, text, &mut runs, notes);
+    runs.finish_into(&mut out.text_styles);
     found
 }
 
