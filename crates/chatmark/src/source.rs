@@ -133,11 +133,11 @@ impl Unit for u16 {
     /// shorter than four without a loop.
     #[inline(always)]
     fn run_of(s: &[u16], b: u8) -> usize {
-        if let Some(w) = s.first_chunk::<4>() {
-            let word = w
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &u| acc << 16 | u64::from(u));
+        if let Some(&[u0, u1, u2, u3]) = s.first_chunk::<4>() {
+            // spelled out: as a fold, the size-tuned wasm reads the units in a loop, where
+            // this is one 64-bit load
+            let word =
+                u64::from(u0) | u64::from(u1) << 16 | u64::from(u2) << 32 | u64::from(u3) << 48;
             let other = word ^ (u64::from(b) * 0x0001_0001_0001_0001);
             if other != 0 {
                 return (other.trailing_zeros() / 16) as usize;
