@@ -87,7 +87,9 @@ pub(crate) fn bit10s(chunk: &[u16; WIDTH]) -> u32 {
     bits(i8x16_narrow_i16x8(i16x8_shl(a, 5), i16x8_shl(b, 5)))
 }
 
-/// Sixteen UTF-16 units in two registers of eight.
+/// Sixteen UTF-16 units in two registers of eight, each copied out of an eight-unit array
+/// reference: the sixteen destructured at once compiled to a `v128.load16_lane` per unit
+/// (`bindings/wasm/test/wasm-code.test.mjs` checks that no lane load is left).
 #[inline(always)]
 fn halves(chunk: &[u16; WIDTH]) -> (m128i, m128i) {
     let half = |h: Option<&[u16; 8]>| {
