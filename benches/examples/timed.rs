@@ -60,7 +60,11 @@ fn compare(name: &str, texts: &[String], rounds: usize, ours: &dyn Fn(&str), pee
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(200);
+    let rounds: usize = args
+        .next()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(200)
+        .max(1);
     let how = args.next().unwrap_or_default();
     let (md, html) = chatmark_benches::corpus(how == "long");
     let ours = |m: &str| drop(black_box(chatmark::parse_markdown(m)));
