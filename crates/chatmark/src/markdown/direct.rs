@@ -147,7 +147,8 @@ impl<'a, T: TypedSource<'a>, O: Output> Sink for Direct<'_, T, O> {
         } else if *head != NONE {
             let p = *head;
             *head = self.openers.0.get(p as usize).copied().unwrap_or(NONE);
-            self.open_tags = self.open_tags.saturating_sub(1);
+            // an opener was on its list, so at least one is counted open
+            self.open_tags = self.open_tags.wrapping_sub(1);
             self.emit
                 .close_tag(at, len, tag.index(), p, &mut self.openers);
         } else if self.emit.want_notes {
