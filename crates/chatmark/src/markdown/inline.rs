@@ -212,8 +212,9 @@ fn name_in_chunk<U: Unit>(chunk: &[U; 16], spelling: Spelling) -> Option<(usize,
     if k > Tag::LONGEST_NAME {
         return None;
     }
-    let key = crate::vector::to_u128(v) & NAME_MASK.get(k).copied().unwrap_or(0);
-    Some((k, Tag::from_key(key, k)?))
+    let word = crate::vector::to_u128(v);
+    let key = word & NAME_MASK.get(k).copied().unwrap_or(0);
+    Some((k, Tag::from_key_and_word(key, word as u64, k)?))
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
