@@ -97,6 +97,18 @@ pub(crate) fn sat32(p: usize) -> u32 {
     u32::try_from(p).unwrap_or(u32::MAX)
 }
 
+/// `p` as a `u32`, for a position or count within a message the markdown scan reads: the
+/// parser leaves a message past `u32::MAX` units as text before scanning it (its marks
+/// hold 32-bit positions), so no bits are dropped (checked in debug builds).
+#[inline(always)]
+pub(crate) fn pos32(p: usize) -> u32 {
+    debug_assert!(
+        u32::try_from(p).is_ok(),
+        "a position past 4 GiB reached the scan"
+    );
+    p as u32
+}
+
 /// Sorts `v` stably by `key`: equal keys keep their order. (Past 2^32 − 1 elements the
 /// indices saturate and the order past there is unspecified, but nothing panics.)
 pub(crate) fn sort_by_key32<T>(v: &mut [T], key: impl Fn(&T) -> u32) {

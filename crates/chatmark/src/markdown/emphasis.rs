@@ -10,7 +10,7 @@
 //! kept as [`Events`] in its mark for the output walk, or written at once by the one pass.
 
 use super::scan::Sink;
-use crate::sort::sat32;
+use crate::sort::{pos32, sat32};
 
 /// One opener candidate on the stack.
 #[derive(Clone, Copy, Debug)]
@@ -162,7 +162,7 @@ impl Matcher {
             // a run that cannot close only waits on the stack, whole
             self.stack.push(Opener {
                 run: me,
-                count: sat32(len),
+                count: pos32(len),
                 ch,
                 orig_mod3: (len % 3) as u8,
                 can_close: false,
