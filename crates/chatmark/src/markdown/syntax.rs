@@ -133,8 +133,8 @@ pub(super) fn next_special<U: Unit>(s: &[U], from: usize) -> usize {
 /// it, since everything it drops is ASCII. A chunk passed whole is counted only if its high
 /// bits show other bytes than ASCII; the chunk that holds the stop is always counted, with
 /// no test: whether other bytes come before the stop is a branch the text decides, which
-/// mispredicted often enough to cost more time than the count (5% of markdown's time for
-/// 1.6% more instructions; `benches/RESULTS.md`, seventh session).
+/// mispredicted often enough to cost more time than the count (1.5% to 5% of markdown's
+/// time for 1.6% more instructions; `benches/RESULTS.md`, seventh session).
 // (with one mask bit a unit, as `cfg(vector)` gives, which every x86-64 build has)
 #[cfg(all(target_arch = "x86_64", vector))]
 #[inline(always)]
