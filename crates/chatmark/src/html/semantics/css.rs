@@ -262,10 +262,21 @@ fn colour(v: &[u8]) -> Option<StyleCode> {
         let mut rgb = [0u8; 3];
         let mut count = 0;
         for part in inner.split(|&c| c == b',').map(trim) {
-            if part.is_empty() || part.len() > 8 || !part.iter().all(u8::is_ascii_digit) {
+            if part.is_empty() || !part.iter().all(u8::is_ascii_digit) {
                 return None;
             }
-            let n = part.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+            // an integer, leading zeros and all: past them, more than three digits are
+            // more than 255, which no component is
+            let digits = match part.iter().position(|&d| d != b'0') {
+                Some(first) => part.get(first..).unwrap_or_default(),
+                None => &[],
+            };
+            if digits.len() > 3 {
+                return None;
+            }
+            let n = digits
+                .iter()
+                .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
             *rgb.get_mut(count)? = u8::try_from(n).ok()?;
             count += 1;
         }
