@@ -265,18 +265,11 @@ fn colour(v: &[u8]) -> Option<StyleCode> {
             if part.is_empty() || !part.iter().all(u8::is_ascii_digit) {
                 return None;
             }
-            // an integer, leading zeros and all: past them, more than three digits are
-            // more than 255, which no component is
-            let digits = match part.iter().position(|&d| d != b'0') {
-                Some(first) => part.get(first..).unwrap_or_default(),
-                None => &[],
-            };
-            if digits.len() > 3 {
-                return None;
-            }
-            let n = digits
+            // an integer of any length, leading zeros and all, saturating past 255 (as
+            // [`parse_decimal`] does past its range), which no component is
+            let n = part
                 .iter()
-                .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+                .fold(0u32, |n, &d| (n * 10 + u32::from(d - b'0')).min(256));
             *rgb.get_mut(count)? = u8::try_from(n).ok()?;
             count += 1;
         }
