@@ -31,24 +31,12 @@ mod msg;
 mod normalize;
 mod render;
 mod resolve;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
+mod search;
 mod sort;
 mod source;
-#[cfg(target_arch = "x86_64")]
-mod sse2;
 mod style;
-mod swar;
 mod utf16;
 mod vocab;
-
-/// The target's sixteen-byte vector operations, where it has them: SSE2 natively on x86-64,
-/// `simd128` in the npm package's wasm. The code that uses them is under `cfg(vector)`,
-/// which `build.rs` sets for exactly these targets.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-use simd128 as vector;
-#[cfg(target_arch = "x86_64")]
-use sse2 as vector;
 
 /// The npm package's vocabulary, generated from the engine's and checked for drift.
 #[cfg(test)]

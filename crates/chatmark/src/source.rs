@@ -12,24 +12,11 @@
 
 use std::borrow::Cow;
 
-#[cfg(feature = "html")]
-use crate::html::tokenizer::scan;
-
 /// A code unit of a source: a UTF-8 byte or a UTF-16 unit.
 pub(crate) trait Unit: Copy {
     /// The unit as a byte: itself below 0x100, else 0xFF. ASCII stays ASCII and nothing
     /// else becomes ASCII, which is all the parser asks of a unit it does not decode.
     fn byte(self) -> u8;
-
-    /// The unit's low byte: itself for a byte, the low eight bits of a UTF-16 unit. A
-    /// cheaper, looser [`Unit::byte`] for filters whose hits are checked again.
-    fn low_byte(self) -> u8;
-
-    /// The first unit of `s` that is the ASCII byte `b`.
-    #[inline]
-    fn position_of(s: &[Self], b: u8) -> Option<usize> {
-        s.iter().position(|&c| c.byte() == b)
-    }
 
     /// How many units from the start of `s` are the ASCII byte `b` (a delimiter or
     /// backtick run's length).
@@ -44,15 +31,11 @@ pub(crate) trait Unit: Copy {
         None
     }
 
-    /// Index of the first `<`, `&` or `\r` in `hay`: the units HTML's data state stops at.
-    #[cfg(feature = "html")]
-    fn find_special(hay: &[Self]) -> Option<usize>;
-
     /// Sixteen units as sixteen bytes in one vector register (SSE2, or the wasm's `v128`),
     /// for searches that compare them with ASCII bytes: a byte as itself, a UTF-16 unit as
     /// [`Unit::byte`] (or 0 from U+8000 on, which is no more ASCII than 0xFF is).
     #[cfg(vector)]
-    fn vector(chunk: &[Self; 16]) -> crate::vector::m128i;
+    fn vector(chunk: &[Self; 16]) -> crate::search::vector::m128i;
 }
 
 impl Unit for u8 {
@@ -64,31 +47,6 @@ impl Unit for u8 {
     #[inline(always)]
     fn byte(self) -> u8 {
         self
-    }
-
-    #[inline(always)]
-    fn low_byte(self) -> u8 {
-        self
-    }
-
-    /// memchr's vectorised search natively; core's (already in the wasm) in the npm
-    /// package, where memchr's code would cost more bytes than it saves time. The markdown
-    /// scan's searches (a line's end, a backtick) mostly end within a few bytes: the
-    /// first sixteen are compared inline, as one vector, which spares them memchr's
-    /// dispatch through three calls (−0.03 M instructions over the bench corpus).
-    #[cfg(not(target_arch = "wasm32"))]
-    #[inline]
-    fn position_of(s: &[u8], b: u8) -> Option<usize> {
-        #[cfg(vector)]
-        if let Some(chunk) = s.first_chunk::<16>() {
-            use crate::vector::{bits, eq, load};
-            let at = bits(eq(load(chunk), b));
-            if at != 0 {
-                return Some(at.trailing_zeros() as usize);
-            }
-            return memchr::memchr(b, s.get(16..).unwrap_or_default()).map(|k| k + 16);
-        }
-        memchr::memchr(b, s)
     }
 
     /// Eight bytes at a time: the first byte of the word that is not `b` ends a run
@@ -104,17 +62,10 @@ impl Unit for u8 {
         s.iter().take_while(|&&c| c == b).count()
     }
 
-    /// Eight bytes at a time ([`scan::find_special`]).
-    #[cfg(feature = "html")]
-    #[inline]
-    fn find_special(hay: &[u8]) -> Option<usize> {
-        scan::find_special(hay)
-    }
-
     #[cfg(vector)]
     #[inline(always)]
-    fn vector(chunk: &[u8; 16]) -> crate::vector::m128i {
-        crate::vector::load(chunk)
+    fn vector(chunk: &[u8; 16]) -> crate::search::vector::m128i {
+        crate::search::vector::load(chunk)
     }
 }
 
@@ -122,11 +73,6 @@ impl Unit for u16 {
     #[inline(always)]
     fn byte(self) -> u8 {
         self.min(0xff) as u8
-    }
-
-    #[inline(always)]
-    fn low_byte(self) -> u8 {
-        self as u8
     }
 
     /// Four units at a time, as one word: the lowest unit that is not `b` ends a run
@@ -146,15 +92,10 @@ impl Unit for u16 {
         s.iter().take_while(|&&c| c == u16::from(b)).count()
     }
 
-    #[cfg(feature = "html")]
-    fn find_special(hay: &[u16]) -> Option<usize> {
-        hay.iter().position(|&u| matches!(u, 0x3c | 0x26 | 0x0d))
-    }
-
     #[cfg(vector)]
     #[inline(always)]
-    fn vector(chunk: &[u16; 16]) -> crate::vector::m128i {
-        crate::vector::load_utf16(chunk)
+    fn vector(chunk: &[u16; 16]) -> crate::search::vector::m128i {
+        crate::search::vector::load_utf16(chunk)
     }
 }
 
@@ -209,12 +150,12 @@ impl<'a> TypedSource<'a> for &'a str {
 
     #[cfg(feature = "html")]
     fn push_name(self, a: usize, b: usize, out: &mut String) {
-        scan::push_name(out, self.get(a..b).unwrap_or_default());
+        push_name(out, self.get(a..b).unwrap_or_default());
     }
 
     #[cfg(feature = "html")]
     fn push_value(self, a: usize, b: usize, out: &mut String) {
-        scan::push_value(out, self.get(a..b).unwrap_or_default());
+        push_value(out, self.get(a..b).unwrap_or_default());
     }
 
     #[cfg(feature = "html")]
@@ -242,17 +183,17 @@ impl<'a> TypedSource<'a> for &'a [u16] {
 
     #[cfg(feature = "html")]
     fn push_text(self, a: usize, b: usize, out: &mut String) {
-        scan::decode_into(self, a, b, out, false, false);
+        decode_into(self, a, b, out, false, false);
     }
 
     #[cfg(feature = "html")]
     fn push_name(self, a: usize, b: usize, out: &mut String) {
-        scan::decode_into(self, a, b, out, true, true);
+        decode_into(self, a, b, out, true, true);
     }
 
     #[cfg(feature = "html")]
     fn push_value(self, a: usize, b: usize, out: &mut String) {
-        scan::decode_into(self, a, b, out, false, true);
+        decode_into(self, a, b, out, false, true);
     }
 
     #[cfg(feature = "html")]
@@ -261,8 +202,73 @@ impl<'a> TypedSource<'a> for &'a [u16] {
         'a: 's,
     {
         buf.clear();
-        scan::decode_into(self, a, b, buf, false, false);
+        decode_into(self, a, b, buf, false, false);
         buf
+    }
+}
+
+/// Appends the characters of units `a..b` to `out`, ASCII-lowercased when `lower` (names),
+/// NUL read as U+FFFD when `nul` (names and values); a lone surrogate, which well-formed
+/// input has none of, reads as U+FFFD. Runs of other ASCII (names and most values) go
+/// through a byte buffer, a `push_str` per run: pushing character by character was a sixth
+/// of `parseHtml` in the npm package.
+#[cfg(feature = "html")]
+fn decode_into(units: &[u16], a: usize, b: usize, out: &mut String, lower: bool, nul: bool) {
+    let mut rest = units.get(a..b).unwrap_or_default();
+    let mut buf = [0u8; 32];
+    while !rest.is_empty() {
+        let mut n = 0;
+        for (slot, &u) in buf.iter_mut().zip(rest) {
+            if u == 0 || u >= 0x80 {
+                break;
+            }
+            let b = u as u8;
+            *slot = if lower { b.to_ascii_lowercase() } else { b };
+            n += 1;
+        }
+        if n > 0 {
+            out.push_str(core::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or(""));
+            rest = rest.get(n..).unwrap_or_default();
+            continue;
+        }
+        let c = char::decode_utf16(rest.iter().copied())
+            .next()
+            .map_or(char::REPLACEMENT_CHARACTER, |c| {
+                c.unwrap_or(char::REPLACEMENT_CHARACTER)
+            });
+        out.push(match c {
+            '\0' if nul => char::REPLACEMENT_CHARACTER,
+            c => c,
+        });
+        rest = rest.get(c.len_utf16()..).unwrap_or_default();
+    }
+}
+
+/// Appends `s` to `out` ASCII-lowercased, NUL becoming U+FFFD (tag and attribute names).
+#[cfg(feature = "html")]
+fn push_name(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b == 0 || b.is_ascii_uppercase()) {
+        out.push_str(s);
+        return;
+    }
+    for c in s.chars() {
+        out.push(match c {
+            '\0' => '\u{FFFD}',
+            c => c.to_ascii_lowercase(),
+        });
+    }
+}
+
+/// Appends `s` to `out` with NUL becoming U+FFFD (attribute values; `s` holds no `\r`).
+#[cfg(feature = "html")]
+fn push_value(out: &mut String, s: &str) {
+    let mut parts = s.split('\0');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for part in parts {
+        out.push('\u{FFFD}');
+        out.push_str(part);
     }
 }
 
@@ -304,11 +310,11 @@ impl<'a> Source<'a> {
         units!(self, u => u.get(i).map(|c| c.byte()))
     }
 
-    /// The first position in `from..end` whose unit is in `table` (indexed by
-    /// [`Unit::byte`]), or `end`.
+    /// The first position in `from..end` whose unit `S` stops at, or `end`, unit by unit
+    /// ([`crate::search::find_short`]).
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
-    pub(crate) fn find_in(self, from: usize, end: usize, table: &[bool; 256]) -> usize {
-        units!(self, u => find_in(u, from, end, table))
+    pub(crate) fn find_short<S: crate::search::StopSet>(self, from: usize, end: usize) -> usize {
+        units!(self, u => crate::search::find_short::<S, _>(u.get(..end).unwrap_or_default(), from))
     }
 
     /// The character that ends at `pos`, if it starts at or after `floor`. A lone
@@ -398,7 +404,7 @@ pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
 // Of sixteen units, bit `k` set when unit `k` is a surrogate, and when it has bit 10 set
 // (a surrogate's is low): vector comparisons on x86-64 and in the wasm with SIMD.
 #[cfg(vector)]
-use crate::vector::{bit10s, surrogates};
+use crate::search::vector::{bit10s, surrogates};
 
 /// Of sixteen units, bit `k` set when unit `k` is a surrogate.
 #[cfg(not(vector))]
@@ -505,40 +511,12 @@ fn paired(any: u32, c: &[u16; 16], due: u32) -> Option<u32> {
     (low == ((high << 1) | due) & 0xffff).then_some(high >> 15)
 }
 
-/// The first `k` in `from..end` with `table[units[k].byte()]`, or `end`.
-#[inline]
-#[cfg_attr(not(feature = "html"), allow(dead_code))]
-fn find_in<U: Unit>(units: &[U], from: usize, end: usize, table: &[bool; 256]) -> usize {
-    units
-        .get(from..end)
-        .and_then(|s| {
-            s.iter()
-                .position(|&c| table.get(usize::from(c.byte())).copied().unwrap_or(false))
-        })
-        .map_or(end, |k| from + k)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn utf16(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
-    }
-
-    /// The byte search finds what a plain scan finds, in and past the first sixteen bytes
-    /// it compares inline, and nothing where there is nothing.
-    #[test]
-    fn a_byte_is_found_where_a_plain_scan_finds_it() {
-        let mut rng = crate::rng::Rng(0xb17e);
-        for _ in 0..5_000 {
-            let len = rng.below(70);
-            let s: Vec<u8> = (0..len).map(|_| rng.pick(b"ab`\n\x80")).collect();
-            for b in [b'`', b'\n', b'z'] {
-                let want = s.iter().position(|&c| c == b);
-                assert_eq!(u8::position_of(&s, b), want, "{s:?} {b}");
-            }
-        }
     }
 
     #[test]
@@ -657,9 +635,7 @@ mod tests {
         let s = Source::Utf16(&u);
         assert_eq!(s.byte(0), Some(0xe9));
         assert_eq!(s.byte(4), Some(0xff));
-        assert_eq!(u16::position_of(&u, b'}'), Some(3));
         // U+017B's low byte is `{`: a UTF-16 unit is never taken for the ASCII it ends with
-        assert_eq!(u16::position_of(&u[2..], b'{'), None);
-        assert_eq!(u8::position_of(b"a**x", b'*'), Some(1));
+        assert_eq!(crate::search::find_byte(&u[2..], b'{'), None);
     }
 }

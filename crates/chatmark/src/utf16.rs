@@ -1,10 +1,25 @@
 //! UTF-16 arithmetic on UTF-8 text: lengths and byte→unit conversion, done once at the
 //! boundary (spec 1: offsets count UTF-16 code units; C5), including the one conversion of
 //! both dialects' diagnostics from input bytes to UTF-16 units (L3).
+//!
+//! # Lengths by excess
+//!
+//! Markdown's one pass ([`crate::markdown`]) writes its UTF-8 text as it scans, and at each
+//! change of style gives the run builder the UTF-16 length of what it wrote since the last.
+//! Counting that text would read it a second time. Instead the scan's search
+//! ([`crate::search::find_counting`]) adds up, over the bytes it passes, how many more bytes
+//! than UTF-16 units they hold: their *excess* ([`excess_of`]), one per continuation byte,
+//! less one per four-byte lead (a character outside the BMP is two units). Everything the
+//! writer drops (prefixes, delimiters, tags, escaping backslashes) is ASCII, a byte and a
+//! unit each, so the text written up to a point holds its byte length less the excess read
+//! up to that point in UTF-16 units. The sums wrap (modulo 2^64): a four-byte character cut
+//! by the end of a chunk counts −1 in that chunk and +1 in the next, so a sum up to a
+//! character boundary is exact. Where the text is written from UTF-16 units, or by the
+//! walk over marks, it is counted as written instead.
 
+use crate::search::swar::{load8, word_units};
 use crate::sort::{sat32, sort_by_key32, sort_u64};
 use crate::source::Source;
-use crate::swar::{load8, word_units};
 use crate::{Diagnostic, DiagnosticCode};
 
 /// The number of UTF-16 code units `s` takes (JavaScript's `String.length`).
@@ -28,7 +43,7 @@ pub fn utf16_len(s: &str) -> usize {
 /// no char-boundary check to make a `str` of it).
 #[inline]
 pub(crate) fn utf16_len_of_bytes(b: &[u8]) -> usize {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(sse2)]
     if b.len() >= 16 {
         return sse2_units(b);
     }
@@ -43,15 +58,25 @@ pub(crate) fn utf16_len_of_bytes(b: &[u8]) -> usize {
     total + units(chunks.remainder())
 }
 
+/// How many more bytes than UTF-16 units the UTF-8 `text` holds (its excess, see the
+/// module docs).
+#[inline]
+pub(crate) fn excess_of(text: &[u8]) -> usize {
+    if text.is_ascii() {
+        return 0;
+    }
+    text.len() - utf16_len_of_bytes(text)
+}
+
 /// [`utf16_len`] of the bytes of `b` from `from` on (whole characters), for a writer that
 /// counts what it has just appended: a short tail is read with the bytes before it, as one
 /// chunk of sixteen of which only the tail's bytes count.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 pub(crate) fn utf16_len_of_tail(b: &[u8], from: usize) -> usize {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(sse2)]
     {
-        use crate::sse2::{bits, keep_last, load, units, Sums, WIDTH};
+        use crate::search::sse2::{bits, keep_last, load, units, Sums, WIDTH};
         let n = b.len().saturating_sub(from);
         if n < WIDTH {
             if let Some(last) = b.len().checked_sub(WIDTH).and_then(|k| b.get(k..)) {
@@ -78,9 +103,9 @@ fn long_tail(b: &[u8]) -> usize {
 
 /// [`utf16_len`] of at least sixteen bytes, sixteen at a time in an SSE2 register: the
 /// last sixteen overlap what came before, and only their new bytes count.
-#[cfg(target_arch = "x86_64")]
+#[cfg(sse2)]
 fn sse2_units(b: &[u8]) -> usize {
-    use crate::sse2::{keep_last, load, units, Sums, WIDTH};
+    use crate::search::sse2::{keep_last, load, units, Sums, WIDTH};
     let mut chunks = b.chunks_exact(WIDTH);
     let mut sums = Sums::new();
     for chunk in &mut chunks {

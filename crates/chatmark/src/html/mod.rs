@@ -72,9 +72,9 @@ pub fn parse_html(input: &str) -> Formatted {
 /// (H1's newline preprocessing). Such a message is one run of character tokens for either
 /// tokenizer, with no element and so no H6 boundary: its own text, with no runs and no
 /// diagnostics (H1, H2), and HTML mode skips the tokenizer and the semantics for it.
-/// The data state's own search (eight bytes at a time) answers it.
+/// The data state's own search ([`crate::search::Html`]) answers it.
 fn is_text_only<U: Unit>(input: &[U]) -> bool {
-    U::find_special(input).is_none()
+    crate::search::find::<crate::search::Html, U>(input, 0) == input.len()
 }
 
 /// The working buffers of HTML mode, kept per thread and reused across messages, so that a

@@ -19,23 +19,22 @@
 //!
 //! This file is the state machine (the data state and the tag states); character references
 //! are in `char_ref`, what vanishes (comments, doctypes, processing instructions) in
-//! `comment`, and reading the input (the word-at-a-time search, the two encodings) in
-//! `scan`.
+//! `comment`, and the units' tests in `scan`; the data state's search for `<`, `&` and `\r`
+//! the crate's byte search (its `Html` set of stop bytes).
 
 #[cfg(feature = "html5ever")]
 pub use super::html5ever_backend::tokenize as tokenize_html5ever;
 
 mod char_ref;
 mod comment;
-pub(crate) mod scan;
+mod scan;
 
 use super::names::Names;
 use super::token::{Attribute, StartTag, TokenSink};
+use crate::search::{find_inline, Html};
 use crate::source::{Source, TypedSource, Unit};
 use char_ref::char_ref;
 use comment::{after_gt, skip_comment};
-#[cfg(test)]
-use scan::find_special;
 use scan::{byte_at, name_byte};
 
 /// Tokenizes `input` in the WHATWG data state into `sink` (H1).
@@ -255,10 +254,10 @@ impl<'a, 'b, T: TypedSource<'a>> Tokenizer<'a, 'b, T> {
         let mut text_start = 0;
         let mut pos = 0;
         while pos < len {
-            let Some(skip) = units.get(pos..).and_then(T::Unit::find_special) else {
+            pos = find_inline::<Html, _>(units, pos);
+            if pos >= len {
                 break;
-            };
-            pos += skip;
+            }
             match self.at(pos) {
                 Some(b'\r') => {
                     self.flush(sink, text_start, pos);
@@ -866,30 +865,5 @@ mod tests {
             }
         }
         assert!(n > 6000, "only {n} html5lib inputs read");
-    }
-
-    /// The word- and chunk-at-a-time searches find what a byte loop finds, at every
-    /// alignment and with bytes next to the searched ones (`;`, `=`, `%`, `\x0c`, `\xa6`)
-    /// that a wrong mask would mistake for them (H1 data state).
-    #[test]
-    fn find_special_agrees_with_a_byte_loop() {
-        let alphabet = b"ab;<=&%\r\x0c\n\xa6\xbc\x8d";
-        let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..20_000 {
-            let len = rng.below(72);
-            // from one byte in two to one in a hundred from the alphabet
-            let rate = 2 + rng.below(99);
-            let hay: Vec<u8> = (0..len)
-                .map(|_| {
-                    if rng.below(rate) == 0 {
-                        rng.pick(alphabet)
-                    } else {
-                        b'a' + rng.below(3) as u8
-                    }
-                })
-                .collect();
-            let want = hay.iter().position(|&b| matches!(b, b'<' | b'&' | b'\r'));
-            assert_eq!(find_special(&hay), want, "{hay:?}");
-        }
     }
 }

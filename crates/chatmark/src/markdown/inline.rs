@@ -6,6 +6,7 @@
 
 use super::chars::{self, Class};
 use super::lines;
+use crate::search::find_byte;
 use crate::sort::sat32;
 use crate::source::{TypedSource, Unit};
 use crate::vocab::{Spelling, Tag};
@@ -45,7 +46,7 @@ fn pack(len: usize, start: usize) -> u64 {
 /// of the next line.
 #[inline]
 pub(super) fn line_end<U: Unit>(s: &[U], i: usize) -> (usize, usize) {
-    match s.get(i..).and_then(|t| U::position_of(t, b'\n')) {
+    match s.get(i..).and_then(|t| find_byte(t, b'\n')) {
         Some(k) => {
             let nl = i + k;
             if k > 0 && s.get(nl - 1).is_some_and(|c| c.byte() == b'\r') {
@@ -82,10 +83,10 @@ impl<'v> Backticks<'v> {
         // disjoint stretches (the scan's next opener is that run or later), so they stay
         // linear (L1).
         let rest = s.get(from..).unwrap_or_default();
-        if let Some(k) = U::position_of(rest, b'`') {
+        if let Some(k) = find_byte(rest, b'`') {
             let run = rest.get(k..).map_or(0, |t| U::run_of(t, b'`'));
             let line = rest.get(..k).unwrap_or_default();
-            if run == n && U::position_of(line, b'\n').is_none() {
+            if run == n && find_byte(line, b'\n').is_none() {
                 return Some(from + k);
             }
         }
@@ -110,7 +111,7 @@ impl<'v> Backticks<'v> {
         let mut i = from;
         loop {
             let (end, next) = line_end(s, i);
-            while let Some(k) = s.get(i..end).and_then(|t| U::position_of(t, b'`')) {
+            while let Some(k) = s.get(i..end).and_then(|t| find_byte(t, b'`')) {
                 let k = i + k;
                 let n = s.get(k..end).map_or(0, |t| U::run_of(t, b'`'));
                 self.runs.push(pack(n, k));
@@ -201,7 +202,7 @@ fn name_by_units<U: Unit>(units: &[U], close: u8) -> Option<(usize, Tag)> {
 #[cfg(vector)]
 #[inline(always)]
 fn name_in_chunk<U: Unit>(chunk: &[U; 16], spelling: Spelling) -> Option<(usize, Tag)> {
-    use crate::vector::{bits, eq};
+    use crate::search::vector::{bits, eq};
     let v = U::vector(chunk);
     // each bracket a constant: a byte splatted at run time costs four instructions more
     let at_close = match spelling {
@@ -212,12 +213,12 @@ fn name_in_chunk<U: Unit>(chunk: &[U; 16], spelling: Spelling) -> Option<(usize,
     if k > Tag::LONGEST_NAME {
         return None;
     }
-    let word = crate::vector::to_u128(v);
+    let word = crate::search::vector::to_u128(v);
     let key = word & NAME_MASK.get(k).copied().unwrap_or(0);
     Some((k, Tag::from_key_and_word(key, word as u64, k)?))
 }
 
-#[cfg(all(test, target_arch = "x86_64"))]
+#[cfg(all(test, sse2))]
 mod tests {
     use super::*;
     use crate::rng::Rng;

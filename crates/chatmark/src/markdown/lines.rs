@@ -5,6 +5,7 @@
 //! tells blank and fence candidates ([`start`]) and reads a prefix ([`prefix`]) from the
 //! line's start without first finding the line's end.
 
+use crate::search::find_byte;
 use crate::source::Unit;
 use crate::style::Overlay;
 use crate::{StyleCode, StyleSet};
@@ -31,7 +32,7 @@ pub(super) fn opens_fence<U: Unit>(raw: &[U]) -> Option<usize> {
     let sp = count(raw, 0, b' ');
     let n = count(raw, sp, b'`');
     let info = raw.get(sp + n..).unwrap_or_default();
-    (n >= 3 && U::position_of(info, b'`').is_none()).then_some(n)
+    (n >= 3 && find_byte(info, b'`').is_none()).then_some(n)
 }
 
 /// F1: optional spaces, a backtick run at least as long as the opener, optional spaces.

@@ -11,89 +11,35 @@
 //! (The backtick is on the list although a code span or fence alone copies its text as it
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
-#[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
-use super::syntax::{is_inline, next_special};
-use super::syntax::{CLASS, PREFIX};
-#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "simd128"))))]
-use super::syntax::{INLINE, SCAN_BITS};
+use super::syntax::{is_inline, is_prefix};
+use crate::search::{find, Markdown};
 use crate::source::{units, Source, Unit};
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
-/// parsing it gives the input as text with no runs and no diagnostics.
-// Natively inline: each of the parser's instances then knows its source's encoding, and
-// the call's set-up goes (−0.05 M instructions over the bench corpus, 25 a message); the
-// npm package's wasm has one instance and its size budget.
+/// parsing it gives the input as text with no runs and no diagnostics. Through the scan's
+/// own search ([`crate::search::find`]): a plain message stops only at its line breaks,
+/// each followed by a unit that is not a line prefix, and at near misses of the search.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn is_plain(input: Source<'_>) -> bool {
-    #[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
-    return units!(input, u => plain_by_search(u));
-    #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
-    return units!(input, u => plain(u));
+    units!(input, s => plain(s))
 }
 
-/// Natively and in the wasm with SIMD, through the scan's own search ([`next_special`],
-/// sixteen units at a time): a plain message stops only at its line breaks, each followed
-/// by a unit that is not a line prefix.
-#[cfg(any(not(target_arch = "wasm32"), target_feature = "simd128"))]
-fn plain_by_search<U: Unit>(s: &[U]) -> bool {
-    let prefix = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0) & PREFIX != 0;
+/// [`is_plain`] of the units `s`.
+fn plain<U: Unit>(s: &[U]) -> bool {
+    let prefix = |c: &U| is_prefix(c.byte());
     if s.first().is_some_and(prefix) {
         return false;
     }
     let mut k = 0;
     loop {
-        let j = next_special(s, k);
+        let j = find::<Markdown, U>(s, k);
         match s.get(j).map(|c| c.byte()) {
             None => return true,
             Some(b'\n') if !s.get(j + 1).is_some_and(prefix) => k = j + 1,
             Some(b) if b == b'\n' || is_inline(b) => return false,
-            // a near miss of the vector search: text
+            // a near miss of the search: text
             Some(_) => k = j + 1,
         }
-    }
-}
-
-/// In a wasm without SIMD: eight units at a time by their low bytes,
-/// through the scan's table of the inline bytes and the line break; a chunk that has one
-/// (or seems to: a UTF-16 unit's low byte may be markup) is read unit by unit, by the rule
-/// the tests' `plain_by_unit` states. (Natively the tests check it too.)
-#[cfg(any(test, all(target_arch = "wasm32", not(target_feature = "simd128"))))]
-fn plain<U: Unit>(input: &[U]) -> bool {
-    let class = |c: &U| CLASS.get(usize::from(c.byte())).copied().unwrap_or(0);
-    let stop = |c: &U| {
-        SCAN_BITS
-            .get(usize::from(c.low_byte()))
-            .copied()
-            .unwrap_or(0)
-    };
-    if input.first().is_some_and(|c| class(c) & PREFIX != 0) {
-        return false;
-    }
-    let mut k = 0;
-    loop {
-        let rest = input.get(k..).unwrap_or_default();
-        let clear = rest
-            .chunks_exact(8)
-            .take_while(|chunk| chunk.iter().fold(0, |hit, c| hit | stop(c)) == 0)
-            .count();
-        k += clear * 8;
-        let end = (k + 8).min(input.len());
-        for j in k..end {
-            let Some(c) = input.get(j) else {
-                break;
-            };
-            if class(c) & INLINE != 0 {
-                return false;
-            }
-            // a prefix byte at a line start
-            if c.byte() == b'\n' && input.get(j + 1).is_some_and(|n| class(n) & PREFIX != 0) {
-                return false;
-            }
-        }
-        if end >= input.len() {
-            return true;
-        }
-        k = end;
     }
 }
 
@@ -101,13 +47,13 @@ fn plain<U: Unit>(input: &[U]) -> bool {
 /// elsewhere (the reference the faster tests are checked against).
 #[cfg(test)]
 fn plain_by_unit<U: Unit>(input: &[U]) -> bool {
-    let mut mask = INLINE | PREFIX;
+    let mut line_start = true;
     for &c in input {
         let b = c.byte();
-        if CLASS.get(usize::from(b)).copied().unwrap_or(0) & mask != 0 {
+        if is_inline(b) || (line_start && is_prefix(b)) {
             return false;
         }
-        mask = if b == b'\n' { INLINE | PREFIX } else { INLINE };
+        line_start = b == b'\n';
     }
     true
 }
@@ -138,11 +84,10 @@ mod tests {
         let mut taken = 0;
         for _ in 0..20_000 {
             let text = rng.text(24, &pieces, &inline, 13);
-            // the vectorised and chunked tests agree with the rule unit by unit
+            // the search agrees with the rule unit by unit
             let units: Vec<u16> = text.encode_utf16().collect();
             let want = super::plain_by_unit(text.as_bytes());
             assert_eq!(is_plain(Source::Utf8(&text)), want, "{text:?}");
-            assert_eq!(super::plain(text.as_bytes()), want, "{text:?}");
             assert_eq!(is_plain(Source::Utf16(&units)), want, "{text:?}");
             assert_eq!(super::plain_by_unit(&units[..]), want, "{text:?}");
             if !is_plain(Source::Utf8(&text)) {
@@ -179,7 +124,6 @@ mod tests {
             "é😀\n中",
         ] {
             assert!(is_plain(Source::Utf8(plain)), "{plain:?}");
-            assert!(super::plain(plain.as_bytes()), "{plain:?}");
             let units: Vec<u16> = plain.encode_utf16().collect();
             assert!(is_plain(Source::Utf16(&units)), "{plain:?}");
         }
@@ -188,7 +132,6 @@ mod tests {
             "#tag", "- x", "+ x", "1. x", "a\n2024", "\n  \n",
         ] {
             assert!(!is_plain(Source::Utf8(markup)), "{markup:?}");
-            assert!(!super::plain(markup.as_bytes()), "{markup:?}");
             let units: Vec<u16> = markup.encode_utf16().collect();
             assert!(!is_plain(Source::Utf16(&units)), "{markup:?}");
         }

@@ -12,9 +12,11 @@ use super::emphasis::{Events, Matcher, Outcome};
 use super::inline::{self, line_end, Backticks};
 use super::lines;
 use super::marks::{Marks, NONE};
-use super::syntax::{excess_of, line_start_special, next_special, next_special_counting};
+use super::syntax::line_start_special;
+use crate::search::{find, find_byte, find_counting, Markdown};
 use crate::source::{TypedSource, Unit};
 use crate::style::Overlay;
+use crate::utf16::excess_of;
 use crate::vocab::{Spelling, Tag};
 
 /// Per tag and spelling (I3), the last unpaired opener of the current region, each
@@ -216,7 +218,7 @@ impl<S: Sink> Scan<'_, S> {
             // the line's content begins after its prefix
             let mut j = i + skip;
             if let Some(stop) = code_until {
-                match find(s, j, stop, b'\n') {
+                match find_in(s, j, stop, b'\n') {
                     // the whole line is inside the code span
                     Some(nl) => {
                         skipped(s, marks, j, nl);
@@ -232,8 +234,8 @@ impl<S: Sink> Scan<'_, S> {
             }
             i = loop {
                 j = match (<T::Unit as Unit>::as_bytes(s), marks.excess()) {
-                    (Some(b), Some(excess)) => next_special_counting(b, j, excess),
-                    _ => next_special(s, j),
+                    (Some(b), Some(excess)) => find_counting::<Markdown>(b, j, excess),
+                    _ => find::<Markdown, _>(s, j),
                 };
                 let Some(b) = s.get(j).map(|c| c.byte()) else {
                     if has_codes {
@@ -258,7 +260,7 @@ impl<S: Sink> Scan<'_, S> {
                         // I1: a code span is text, up to the next run of as many backticks
                         let len = run_len(s, j, b'`');
                         match ticks.closer(s, len, j + len) {
-                            Some(close) => match find(s, j + len, close, b'\n') {
+                            Some(close) => match find_in(s, j + len, close, b'\n') {
                                 None => {
                                     skipped(s, marks, j + len, close);
                                     j = close + len;
@@ -370,9 +372,9 @@ fn close_region(marks: &mut Marks, heads: &mut Heads) {
 
 /// The first position in `from..to` holding the ASCII byte `b`.
 #[inline]
-fn find<U: Unit>(s: &[U], from: usize, to: usize, b: u8) -> Option<usize> {
+fn find_in<U: Unit>(s: &[U], from: usize, to: usize, b: u8) -> Option<usize> {
     s.get(from..to)
-        .and_then(|t| U::position_of(t, b))
+        .and_then(|t| find_byte(t, b))
         .map(|k| from + k)
 }
 

@@ -1,5 +1,5 @@
 //! Sixteen bytes at a time in an SSE2 register (every x86-64 processor has SSE2): the
-//! vector forms of [`crate::swar`]'s word tricks, for the searches and counts that run over
+//! vector forms of [`super::swar`]'s word tricks, for the searches and counts that run over
 //! every byte of a message (the markdown scan's stop bytes, HTML's data state, UTF-16
 //! lengths). No `unsafe` here: the `safe_arch` crate wraps each instruction in a safe
 //! function, compiled in when the target has the feature.
@@ -48,6 +48,12 @@ pub(crate) fn gt(v: m128i, b: i8) -> m128i {
 #[inline(always)]
 pub(crate) fn set(v: m128i, m: u8) -> m128i {
     bitor_m128i(v, set_splat_i8_m128i(m as i8))
+}
+
+/// Sixteen zero bytes.
+#[inline(always)]
+pub(crate) fn zero() -> m128i {
+    zeroed_m128i()
 }
 
 /// `a | b`, bytewise.

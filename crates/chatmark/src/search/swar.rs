@@ -1,8 +1,7 @@
 //! Eight bytes at a time in a `u64` (SWAR): the word tricks the scans share, so that a
 //! stretch of plain text costs a few instructions per word rather than per byte. No
-//! `unsafe`: words are loaded from slices as arrays. (HTML mode's scans use them, and
-//! [`crate::utf16_len`] for short texts.)
-#![cfg_attr(not(feature = "html"), allow(dead_code))]
+//! `unsafe`: words are loaded from slices as arrays. (The searches over texts shorter than
+//! a chunk, HTML mode's output and [`crate::utf16_len`] for short texts use them.)
 
 /// `0x01` in every byte of a word.
 pub(crate) const LO: u64 = u64::from_ne_bytes([1; 8]);

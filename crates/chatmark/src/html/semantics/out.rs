@@ -4,8 +4,9 @@
 //! word at a time.
 
 use crate::builder::FormattedBuilder;
+use crate::search::swar::{load8, word_units, zero_bytes, LO};
+use crate::search::LineBreaks;
 use crate::source::Source;
-use crate::swar::{load8, word_units, zero_bytes, LO};
 use crate::StyleSet;
 
 /// Writes into the builder, keeping line codes off line breaks (1.3). A `\r` is held back
@@ -93,7 +94,7 @@ impl Out<'_> {
         let mut at = a;
         while at < b {
             // one search for either: two would each rescan the rest of the text (L1)
-            let n = src.find_in(at, b, &LINE_BREAKS);
+            let n = src.find_short::<LineBreaks>(at, b);
             if n > at {
                 self.flush_cr(false);
                 self.b.push_src(src, at, n, style);
@@ -114,16 +115,6 @@ impl Out<'_> {
     }
 }
 
-/// The bytes [`Out::push_lines`] stops at, by [`crate::source::Unit::byte`].
-// Indexing in a const initialiser cannot panic at run time: out of bounds fails the build.
-#[allow(clippy::indexing_slicing)]
-static LINE_BREAKS: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'\r' as usize] = true;
-    t[b'\n' as usize] = true;
-    t
-};
-
 /// H6 line break before content that follows a boundary.
 pub(super) fn newline_before_content(out: &mut Out) {
     if !out.is_empty() && !out.ends_with_newline() {
@@ -141,9 +132,9 @@ pub(super) fn scan_in<const COUNT: bool>(
     b: usize,
     lf: bool,
 ) -> (usize, bool) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(sse2)]
     {
-        use crate::sse2::{bits, eq, keep, load, or, units, Sums, WIDTH};
+        use crate::search::sse2::{bits, eq, keep, load, or, units, Sums, WIDTH};
         if b.saturating_sub(a) < WIDTH {
             // the sixteen bytes that end at `b`, or the first sixteen
             let at = b.saturating_sub(WIDTH);
@@ -170,8 +161,8 @@ pub(super) fn scan_in<const COUNT: bool>(
 /// zeros, which count one unit each and are taken off).
 #[inline(never)]
 pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
-    #[cfg(target_arch = "x86_64")]
-    if s.len() >= crate::sse2::WIDTH {
+    #[cfg(sse2)]
+    if s.len() >= crate::search::sse2::WIDTH {
         return scan_sse2::<COUNT>(s, lf);
     }
     let cr = LO * u64::from(b'\r');
@@ -212,10 +203,10 @@ pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
 /// [`scan`] of at least sixteen bytes, sixteen at a time in an SSE2 register. The last
 /// sixteen overlap what came before: their line breaks are looked for again (which changes
 /// nothing), and only their new bytes count.
-#[cfg(target_arch = "x86_64")]
+#[cfg(sse2)]
 #[inline(always)]
 fn scan_sse2<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
-    use crate::sse2::{bits, eq, keep_last, load, or, units, Sums, WIDTH};
+    use crate::search::sse2::{bits, eq, keep_last, load, or, units, Sums, WIDTH};
     let nl = if lf { b'\n' } else { b'\r' };
     let mut chunks = s.chunks_exact(WIDTH);
     let mut sums = Sums::new();
