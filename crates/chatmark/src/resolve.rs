@@ -498,17 +498,17 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
     } else {
         let (f, mut d) = parse_with_diagnostics(text, mode);
         if body.text_styles.is_given() {
-            d.insert(
-                0,
-                Diagnostic {
-                    code: DiagnosticCode::TextStylesIgnored,
-                    start: 0,
-                    len: 0,
-                    message: msg!("text_styles ignored because parse_mode is ", mode.as_str()),
-                },
-            );
+            let notice = Diagnostic {
+                code: DiagnosticCode::TextStylesIgnored,
+                start: 0,
+                len: 0,
+                message: msg!("text_styles ignored because parse_mode is ", mode.as_str()),
+            };
             // L3: the notice comes first by position (0, 0); the cap holds with it
-            d.truncate(crate::utf16::MAX_DIAGNOSTICS);
+            d = core::iter::once(notice)
+                .chain(d)
+                .take(crate::utf16::MAX_DIAGNOSTICS)
+                .collect();
         }
         (f, d)
     };

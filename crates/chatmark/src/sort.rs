@@ -9,6 +9,16 @@
 //! none over a byte every key has alike). [`sort_by_key32`] sorts any slice stably by a
 //! `u32` key through it, with the element's index packed under the key.
 
+/// Swaps the elements at `a` and `b` of `v`, which the caller keeps in bounds; out of
+/// bounds it swaps nothing (no panic, L2).
+#[inline]
+pub(crate) fn swap<T>(v: &mut [T], a: usize, b: usize) {
+    if a < v.len() && b < v.len() {
+        #[allow(clippy::disallowed_methods)] // both in bounds: checked above
+        v.swap(a, b);
+    }
+}
+
 /// Up to this many keys the heap sort is faster than the radix sort's 256-entry tables.
 const SMALL: usize = 128;
 
@@ -27,7 +37,7 @@ fn heap_sort(v: &mut [u64]) {
         sift_down(v, root, n);
     }
     for end in (1..n).rev() {
-        v.swap(0, end);
+        swap(v, 0, end);
         sift_down(v, 0, end);
     }
 }
@@ -46,7 +56,7 @@ fn sift_down(v: &mut [u64], mut root: usize, end: usize) {
         if at(v, root) >= at(v, child) {
             return;
         }
-        v.swap(root, child);
+        swap(v, root, child);
         root = child;
     }
 }
@@ -121,7 +131,7 @@ pub(crate) fn sort_by_key32<T>(v: &mut [T], key: impl Fn(&T) -> u32) {
         .map(|(i, x)| (u64::from(key(x)) << 32) | u64::from(sat32(i)))
         .collect();
     sort_u64(&mut keys);
-    permute(&keys, &mut |a, b| v.swap(a, b));
+    permute(&keys, &mut |a, b| swap(v, a, b));
 }
 
 /// Rearranges a slice through `swap` so that position `p` holds what was at the index in the

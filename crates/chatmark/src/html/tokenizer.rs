@@ -711,8 +711,8 @@ impl<'a, 'b, T: TypedSource<'a>> Tokenizer<'a, 'b, T> {
         let mut w = 0;
         for r in 0..n {
             if self.b.keep.get(r).copied().unwrap_or(false) {
-                // w <= r < n <= attrs.len(): both in bounds.
-                self.b.attrs.swap(w, r);
+                // w <= r < n <= attrs.len(): both in bounds
+                crate::sort::swap(&mut self.b.attrs, w, r);
                 w += 1;
             }
         }

@@ -44,38 +44,48 @@ pub(super) struct Utf8Out<'a, 'o> {
     pub text: &'o mut String,
 }
 
-/// A piece of text of up to `WINDOW` bytes (or up to twice as many) is copied as the
-/// whole window of `WINDOW` (twice as many) bytes from its start, and the bytes past it are
-/// cut off again: a move of a length known at build time, where a copy of the piece's own
-/// length calls `memcpy` (−0.11 M instructions over the bench corpus; a third window, of
-/// 64 bytes, would save 3,000 more and is left out). Most pieces are short: the words
-/// between markup. The window must fit in the source and end on a character boundary, or
-/// the piece is copied as it is. The text's capacity, the source's length, always holds
-/// the window: the text only drops bytes of the source, so it is never longer than the
-/// position it reads from.
+/// A short piece of text is copied as the whole window of [`WINDOW`] (or twice as many)
+/// bytes from its start, and the bytes past it are cut off again ([`push_by_window`]): a
+/// move of a length known at build time, where a copy of the piece's own length calls
+/// `memcpy`. Most pieces are short: the words between markup. The text's capacity, the
+/// source's length, always holds the window: the text only drops bytes of the source, so
+/// it is never longer than the position it reads from.
 #[cfg(not(target_arch = "wasm32"))]
 const WINDOW: usize = 16;
+
+/// Cuts `text` back to `end` bytes, where a piece copied through a window ends. It cannot
+/// panic: the cut is made only at a character boundary, which `end` always is (a piece is
+/// whole characters: it ends where markup, which is ASCII, or the message begins), checked
+/// first (debug builds, the tests and the fuzzers, also assert it).
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn cut_back(text: &mut String, end: usize) {
+    let whole = text.is_char_boundary(end);
+    debug_assert!(whole, "a piece copied through a window cut a character");
+    if whole {
+        #[allow(clippy::disallowed_methods)] // a character boundary: checked above
+        text.truncate(end);
+    }
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Output for Utf8Out<'_, '_> {
     #[inline(always)]
     fn push(&mut self, from: usize, to: usize) {
         if to > from {
-            // a short piece: by a window ([`WINDOW`]; the two spelled out, since through
-            // a shared helper the build lost 0.01 M instructions)
             let len = to - from;
             if len <= WINDOW {
                 if let Some(window) = self.src.get(from..from + WINDOW) {
                     let end = self.text.len() + len;
                     self.text.push_str(window);
-                    self.text.truncate(end);
+                    cut_back(self.text, end);
                     return;
                 }
             } else if len <= 2 * WINDOW {
                 if let Some(window) = self.src.get(from..from + 2 * WINDOW) {
                     let end = self.text.len() + len;
                     self.text.push_str(window);
-                    self.text.truncate(end);
+                    cut_back(self.text, end);
                     return;
                 }
             }
