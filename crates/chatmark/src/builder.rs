@@ -334,9 +334,7 @@ impl FormattedBuilder {
 /// Runs `f` with this thread's scratch buffers from `key`, the parsers' working memory kept
 /// between calls; with fresh ones when they are in use (a re-entrant call) or the thread is
 /// shutting down. `f` leaves its results in what it captures.
-// Once per parse, inline with its fallback out of line: LLVM had moved HTML mode's copy
-// out of line after an unrelated change (+0.07 M instructions over the bench corpus), and
-// inlining both paths cost markdown mode 0.1 M.
+// Once per parse: inline, with its fallback (fresh buffers) out of line.
 #[inline]
 pub(crate) fn with_scratch<S: Default>(
     key: &'static std::thread::LocalKey<core::cell::RefCell<S>>,

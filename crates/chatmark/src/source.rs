@@ -443,7 +443,7 @@ fn next_lone(input: &[u16], from: usize) -> Option<usize> {
     let mut due = 0;
     'chunks: {
         // natively two chunks a step, their masks tested together (in the npm package's
-        // wasm, this loop costs more bytes than it saves, and 1-2% of `parseMarkdown`)
+        // wasm, this loop would cost more bytes than it saves time)
         while let (false, Some(a), Some(b)) =
             (cfg!(target_arch = "wasm32"), chunk(k), chunk(k + 16))
         {
@@ -469,7 +469,7 @@ fn next_lone(input: &[u16], from: usize) -> Option<usize> {
         }
         // the last units, in the last sixteen with the ones already read shifted out: a
         // high in the very last unit is lone (in the wasm too, since its chunks are loaded
-        // whole: 1-3% of `parseMarkdown` for 95 bytes)
+        // whole)
         let rest = input.len() - k;
         if let (1..16, Some(c)) = (rest, input.len().checked_sub(16).and_then(chunk)) {
             let seen = 16 - rest as u32;

@@ -155,9 +155,9 @@ fn short_units(b: &[u8]) -> usize {
 /// strings are UTF-16 (the npm package writes every string it returns with it).
 ///
 /// One pass over the bytes after one reservation: `extend(s.encode_utf16())` pushes unit by
-/// unit through two iterator calls each, which the size-tuned wasm leaves out of line. (An
-/// eight-ASCII-bytes-at-a-time variant was 3 to 4% slower on the corpus in the wasm: its
-/// Vietnamese has a non-ASCII byte every few.)
+/// unit through two iterator calls each, which the size-tuned wasm leaves out of line. (A
+/// loop over eight ASCII bytes at a time gains nothing on text with a non-ASCII byte every
+/// few, as Vietnamese has.)
 ///
 /// # Examples
 ///

@@ -89,9 +89,8 @@ impl Tag {
     /// [`Tag::from_key`] where the bytes from the name's start are also at hand unmasked
     /// (`word`, the first eight, whatever follows the name): the one tag it can be is
     /// read from the [`HASH_PREFIX`] bytes that every name has, which do not wait for the
-    /// name's end to be found; only the compare that confirms it does (the markdown scan's
-    /// `name_in_chunk`: −5,000 instructions over the bench corpus, and a shorter chain of
-    /// dependent loads).
+    /// name's end to be found; only the compare that confirms it does (a shorter chain of
+    /// dependent loads for the markdown scan's `name_in_chunk`).
     #[inline(always)]
     pub(crate) fn from_key_and_word(key: u128, word: u64, len: usize) -> Option<Tag> {
         // the one tag the key can be (a perfect hash of the names), then its key compared

@@ -45,7 +45,7 @@ pub(super) struct Utf8Out<'a, 'o> {
 }
 
 /// A short piece of text is copied as the whole window of [`WINDOW`] (or twice as many)
-/// bytes from its start, and the bytes past it are cut off again ([`push_by_window`]): a
+/// bytes from its start, and the bytes past it are cut off again ([`cut_back`]): a
 /// move of a length known at build time, where a copy of the piece's own length calls
 /// `memcpy`. Most pieces are short: the words between markup. The text's capacity, the
 /// source's length, always holds the window: the text only drops bytes of the source, so
@@ -209,11 +209,10 @@ impl Ends for Marks {
 /// The writer of a message's text and runs: one action per construct, called in source
 /// order, by the walk over the marks ([`Emit::walk`]) or as the one pass reads them
 /// ([`super::direct`]). It copies the source's text between the units that go and gives
-/// the run builder one span per change of style. With `EXCESS` (the one pass), it knows the
-/// UTF-16 length of its text from how many more bytes than units the source read so far
-/// holds, which the scan counts ([`super::scan::Sink::excess`]): everything the writer drops
-/// is ASCII, one unit a byte. Without it (the walk), it counts what it copies.
-pub(super) struct Emit<'w, O, const EXCESS: bool> {
+/// the run builder one span per change of style. In the one pass (`ONE_PASS`), it knows the
+/// UTF-16 lengths of its text by the excess the scan counts ([`crate::utf16`], "Lengths by
+/// excess"); in the walk, it counts what it copies.
+pub(super) struct Emit<'w, O, const ONE_PASS: bool> {
     pub out: O,
     pub runs: &'w mut RunBuilder,
     /// Open matched tags (id, [`StyleSet::inline_bits`] of the code), per inline slot,
@@ -229,9 +228,9 @@ struct State {
     /// The first unit of the source not yet copied.
     kept: usize,
     /// The text's length when the last span was given to the run builder (in UTF-16 units
-    /// with `EXCESS`, in its own units otherwise).
+    /// in the one pass, in its own units otherwise).
     seg: usize,
-    /// How many more bytes than UTF-16 units the source holds up to the scan (`EXCESS`).
+    /// The excess of the source up to the scan (in the one pass).
     excess: usize,
     /// Open delimiter pairs per flag slot (`b i u s`).
     counts: [usize; 4],
@@ -253,7 +252,7 @@ struct State {
     tops: [(u32, u32); INLINE_SLOTS],
 }
 
-impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
+impl<'w, O: Output, const ONE_PASS: bool> Emit<'w, O, ONE_PASS> {
     /// A writer at the start of a message.
     #[inline(always)]
     pub(super) fn new(
@@ -284,7 +283,7 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
         }
     }
 
-    /// The count of bytes beyond UTF-16 units that the scan keeps (`EXCESS`).
+    /// The excess that the scan counts (in the one pass).
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub(super) fn excess_mut(&mut self) -> &mut usize {
@@ -302,7 +301,6 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
             let at = m.at as usize;
             match m.kind() {
                 Kind::Remove => self.remove(at, m.len()),
-                Kind::Escape => self.remove(at, 1),
                 Kind::Line => {
                     self.line(at, m.prefix(), marks.line_codes(line).overlay());
                     line += 1;
@@ -355,8 +353,7 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
     }
 
     /// The content of the line with codes ends at `at` (before its line break).
-    // Once per line with codes: inline, its flush shares the walk's registers (−0.04 M
-    // instructions over the bench corpus; markdown16 within noise).
+    // Once per line with codes: inline, its flush shares the caller's registers.
     #[inline(always)]
     pub(super) fn line_end<U: Unit>(&mut self, s: &[U], at: usize) {
         self.flush(at);
@@ -473,11 +470,10 @@ impl<'w, O: Output, const EXCESS: bool> Emit<'w, O, EXCESS> {
         let st = &mut self.st;
         self.out.push(st.kept, at);
         st.kept = at;
-        let (units, seg) = if EXCESS {
+        let (units, seg) = if ONE_PASS {
             // wrapping, not saturating: the text holds every byte the excess counts (the
             // writer drops only ASCII), and its UTF-16 length only grows, so neither
-            // difference can go below zero (−0.07 M instructions over the bench corpus,
-            // with the counts below)
+            // difference can go below zero
             let now = self.out.len().wrapping_sub(st.excess);
             // the scan's count against the text's own, in debug builds (tests, fuzzing) and
             // for texts up to 64 KiB (each check reads the whole text)

@@ -6,11 +6,32 @@
 //! and the per-kind `openers_bottom` bound keeps every search from rescanning (L1). The
 //! commonest closer, one the top opener takes whole, skips the search.
 //!
-//! What each run ends up doing is reported to the scan's sink ([`Sink`]) as it is decided:
-//! kept as [`Events`] in its mark for the output walk, or written at once by the one pass.
+//! [`Matcher::close`] pairs a run with the openers before it and puts what is left of it
+//! on the stack; it tells each opener it uses through [`Pairs`], and returns what the run
+//! does ([`Outcome`]) for the caller to record.
 
-use super::scan::Sink;
-use crate::sort::{pos32, sat32};
+use crate::sort::pos32;
+
+/// Where the matcher reports that an earlier delimiter run opens one more pair: the marks
+/// of the output walk, or the one pass's writer.
+pub(super) trait Pairs {
+    /// The id the run being matched will have in the caller's record.
+    fn next_run(&self) -> u32;
+    /// Delimiter run `run` (an id from the caller's record) opens one more pair, by two
+    /// delimiters or by one.
+    fn opens(&mut self, run: u32, two: bool);
+}
+
+/// A delimiter run as read: `len` units of `ch` (`*`, `_` or `~`) at `at`, and whether
+/// its flanking lets it open and close (I4).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DelimRun {
+    pub at: usize,
+    pub len: usize,
+    pub ch: u8,
+    pub can_open: bool,
+    pub can_close: bool,
+}
 
 /// One opener candidate on the stack.
 #[derive(Clone, Copy, Debug)]
@@ -134,121 +155,99 @@ impl Matcher {
         self.stack.capacity()
     }
 
-    /// Matches the next run of the paragraph (read in source order, starting at byte `at`),
-    /// recording it and its events, and those of the openers it closes, in `marks`; returns
-    /// what it does now.
-    // Once per delimiter run in the scan's loop: inline, with the general path out of line
-    // (−0.1 M instructions over the bench corpus).
+    /// Pairs the next run of the paragraph (read in source order) with the openers before
+    /// it, reporting each opener it uses to `pairs`, and puts the delimiters it leaves
+    /// waiting on the stack (under [`Pairs::next_run`]); returns the pairs it closes and how
+    /// many delimiters wait.
     #[inline(always)]
-    pub(super) fn run<S: Sink>(
-        &mut self,
-        at: usize,
-        ch: u8,
-        len: usize,
-        can_open: bool,
-        can_close: bool,
-        marks: &mut S,
-    ) -> Outcome {
-        let me = marks.delim(at, len, ch);
-        if can_close {
-            if len <= 3 {
-                if let Some(closes) = self.closes_top(ch, len, can_open, me, marks) {
-                    return Outcome { closes, waits: 0 };
-                }
+    pub(super) fn close<P: Pairs>(&mut self, run: DelimRun, pairs: &mut P) -> Outcome {
+        if !run.can_close {
+            // a run that cannot close only waits, whole, if it can open
+            if run.can_open {
+                self.wait(pairs.next_run(), run, run.len);
+                return Outcome {
+                    closes: Events::default(),
+                    waits: run.len,
+                };
             }
-            return self.match_run(me, ch, len, can_open, can_close, marks);
+            return Outcome::default();
         }
-        if can_open {
-            // a run that cannot close only waits on the stack, whole
-            self.stack.push(Opener {
-                run: me,
-                count: pos32(len),
-                ch,
-                orig_mod3: (len % 3) as u8,
-                can_close: false,
-            });
-            return Outcome {
-                closes: Events::default(),
-                waits: len,
-            };
+        if run.len <= 3 {
+            if let Some(closes) = self.closes_top(run, pairs) {
+                return Outcome { closes, waits: 0 };
+            }
         }
-        Outcome::default()
+        self.match_run(run, pairs)
     }
 
-    /// [`Matcher::run`] for run `me`, already in `marks`, by the general algorithm.
-    #[inline(never)]
-    fn match_run<S: Sink>(
-        &mut self,
-        me: u32,
-        ch: u8,
-        len: usize,
-        can_open: bool,
-        can_close: bool,
-        marks: &mut S,
-    ) -> Outcome {
-        // what this run closes, recorded once at the end
-        let mut mine = Events::default();
-        let mut count = len;
-        let orig_mod3 = (len % 3) as u8;
-        if can_close {
-            let key = kind(ch) * 6 + usize::from(can_open) * 3 + len % 3;
-            while count > 0 {
-                let floor = self.bottom.get(key).copied().unwrap_or(0);
-                let found = self
-                    .stack
-                    .get(floor..)
-                    .unwrap_or_default()
-                    .iter()
-                    .rposition(|o| {
-                        o.ch == ch
-                            && !(ch != b'~'
-                                && (can_open || o.can_close)
-                                && len % 3 != 0
-                                && (usize::from(o.orig_mod3) + len) % 3 == 0)
-                    })
-                    .map(|k| k + floor);
-                let Some(at) = found else {
-                    if let Some(b) = self.bottom.get_mut(key) {
-                        *b = self.stack.len();
-                        self.high = self.high.max(*b);
-                    }
-                    break;
-                };
-                // delimiters between opener and closer leave the stack
-                self.truncate(at + 1);
-                let Some(opener) = self.stack.last_mut() else {
-                    break;
-                };
-                let two = ch == b'~' || (count >= 2 && opener.count >= 2);
-                let used = if two { 2 } else { 1 };
-                opener.count = opener.count.saturating_sub(used as u32);
-                let (run, done) = (opener.run, opener.count == 0);
-                marks.add_open(run, two);
-                if two {
-                    mine.close_two += 1;
-                } else {
-                    mine.close_one += 1;
-                }
-                if done {
-                    self.truncate(at);
-                }
-                count -= used;
-            }
-            if mine.close_two | mine.close_one != 0 {
-                marks.set_closes(me, mine);
-            }
-        }
-        let mut waits = 0;
-        if can_open && count > 0 {
-            waits = count;
+    /// Puts the `waits` delimiters left of `run` on the stack as opener `id`.
+    #[inline(always)]
+    fn wait(&mut self, id: u32, run: DelimRun, waits: usize) {
+        if waits > 0 {
             self.stack.push(Opener {
-                run: me,
-                count: sat32(count),
-                ch,
-                orig_mod3,
-                can_close,
+                run: id,
+                count: pos32(waits),
+                ch: run.ch,
+                orig_mod3: (run.len % 3) as u8,
+                can_close: run.can_close,
             });
         }
+    }
+
+    /// [`Matcher::close`] of a run that can close, by the general algorithm.
+    #[inline(never)]
+    fn match_run<P: Pairs>(&mut self, run: DelimRun, pairs: &mut P) -> Outcome {
+        let DelimRun {
+            ch, len, can_open, ..
+        } = run;
+        // what this run closes
+        let mut mine = Events::default();
+        let mut count = len;
+        let key = kind(ch) * 6 + usize::from(can_open) * 3 + len % 3;
+        while count > 0 {
+            let floor = self.bottom.get(key).copied().unwrap_or(0);
+            let found = self
+                .stack
+                .get(floor..)
+                .unwrap_or_default()
+                .iter()
+                .rposition(|o| {
+                    o.ch == ch
+                        && !(ch != b'~'
+                            && (can_open || o.can_close)
+                            && len % 3 != 0
+                            && (usize::from(o.orig_mod3) + len) % 3 == 0)
+                })
+                .map(|k| k + floor);
+            let Some(at) = found else {
+                if let Some(b) = self.bottom.get_mut(key) {
+                    *b = self.stack.len();
+                    self.high = self.high.max(*b);
+                }
+                break;
+            };
+            // delimiters between opener and closer leave the stack
+            self.truncate(at + 1);
+            let Some(opener) = self.stack.last_mut() else {
+                break;
+            };
+            let two = ch == b'~' || (count >= 2 && opener.count >= 2);
+            let used = if two { 2 } else { 1 };
+            opener.count = opener.count.saturating_sub(used as u32);
+            let (id, done) = (opener.run, opener.count == 0);
+            pairs.opens(id, two);
+            if two {
+                mine.close_two += 1;
+            } else {
+                mine.close_one += 1;
+            }
+            if done {
+                self.truncate(at);
+            }
+            count -= used;
+        }
+        let waits = if can_open { count } else { 0 };
+        self.wait(pairs.next_run(), run, waits);
         Outcome {
             closes: mine,
             waits,
@@ -261,16 +260,12 @@ impl Matcher {
     /// nearest), and both are used up, so the opener leaves the stack and the closer is
     /// not pushed: one or two delimiters make one pair; three (`***a***`) make a pair of
     /// two and then, of the one left on each side, a pair of one, as the search's two
-    /// rounds would. Returns the pairs it closes if it was that case (and recorded them).
+    /// rounds would. Returns the pairs it closes if it was that case.
     #[inline(always)]
-    fn closes_top<S: Sink>(
-        &mut self,
-        ch: u8,
-        len: usize,
-        can_open: bool,
-        me: u32,
-        marks: &mut S,
-    ) -> Option<Events> {
+    fn closes_top<P: Pairs>(&mut self, run: DelimRun, pairs: &mut P) -> Option<Events> {
+        let DelimRun {
+            ch, len, can_open, ..
+        } = run;
         let depth = self.stack.len();
         let o = self.stack.last()?;
         if self.high >= depth
@@ -286,12 +281,10 @@ impl Matcher {
         // (a run of `~` here is two long, I5)
         let (two, one) = (len >= 2, len != 2);
         if two {
-            marks.add_open(o.run, true);
-            marks.set_close(me, true);
+            pairs.opens(o.run, true);
         }
         if one {
-            marks.add_open(o.run, false);
-            marks.set_close(me, false);
+            pairs.opens(o.run, false);
         }
         self.stack.pop();
         Some(Events {
@@ -315,21 +308,48 @@ impl Matcher {
 
 #[cfg(test)]
 mod tests {
-    use super::super::marks::{Kind, Mark, Marks};
     use super::*;
 
-    fn events(runs: &[(u8, usize, bool, bool)]) -> Vec<Events> {
-        let mut m = Matcher::default();
-        let mut marks = Marks::default();
-        for (k, &(ch, len, o, c)) in runs.iter().enumerate() {
-            m.run(k, ch, len, o, c, &mut marks);
+    /// What a paragraph's runs do: per run, what it closes and what it opens (the opens
+    /// reported through [`Pairs`], counted per run id).
+    #[derive(Default)]
+    struct Record(Vec<Events>);
+
+    impl Pairs for Record {
+        fn next_run(&self) -> u32 {
+            self.0.len() as u32
         }
-        (0..runs.len())
-            .map(|k| match marks.mark(k) {
-                Some(m) if m.kind() == Kind::Delim => marks.delim(m).1,
-                other => panic!("{other:?}"),
-            })
-            .collect()
+
+        fn opens(&mut self, run: u32, two: bool) {
+            let e = &mut self.0[run as usize];
+            if two {
+                e.open_two += 1;
+            } else {
+                e.open_one += 1;
+            }
+        }
+    }
+
+    /// Runs `(ch, len, can_open, can_close)` through `m` in order, each recorded under its
+    /// index.
+    fn record(m: &mut Matcher, rec: &mut Record, runs: &[(u8, usize, bool, bool)]) {
+        for &(ch, len, can_open, can_close) in runs {
+            let run = DelimRun {
+                at: rec.0.len(),
+                len,
+                ch,
+                can_open,
+                can_close,
+            };
+            let o = m.close(run, rec);
+            rec.0.push(o.closes);
+        }
+    }
+
+    fn events(runs: &[(u8, usize, bool, bool)]) -> Vec<Events> {
+        let mut rec = Record::default();
+        record(&mut Matcher::default(), &mut rec, runs);
+        rec.0
     }
 
     #[test]
@@ -364,7 +384,7 @@ mod tests {
     fn the_top_opener_fast_path_agrees_with_the_general_algorithm_i4() {
         let mut rng = crate::rng::Rng(0xD1B5_4A32_D192_ED03);
         let (mut fast, mut general) = (Matcher::default(), Matcher::default());
-        let (mut fast_marks, mut general_marks) = (Marks::default(), Marks::default());
+        let (mut fast_rec, mut general_rec) = (Record::default(), Record::default());
         let (mut taken, mut threes) = (0, 0);
         for k in 0..200_000 {
             if rng.below(40) == 0 {
@@ -373,47 +393,48 @@ mod tests {
             }
             let ch = rng.pick(b"**__~");
             let len = if ch == b'~' { 2 } else { 1 + rng.below(6) };
-            let (open, close) = (rng.below(3) != 0, rng.below(3) != 0);
+            let (can_open, can_close) = (rng.below(3) != 0, rng.below(3) != 0);
+            let run = DelimRun {
+                at: k,
+                len,
+                ch,
+                can_open,
+                can_close,
+            };
             let depth = fast.stack.len();
-            fast.run(k, ch, len, open, close, &mut fast_marks);
-            let me = general_marks.push_delim(k, len);
-            general.match_run(me, ch, len, open, close, &mut general_marks);
-            let took = close && fast.stack.len() < depth && len <= 3;
+            let o = fast.close(run, &mut fast_rec);
+            fast_rec.0.push(o.closes);
+            let g = if can_close {
+                general.match_run(run, &mut general_rec)
+            } else {
+                general.close(run, &mut general_rec)
+            };
+            general_rec.0.push(g.closes);
+            assert_eq!(o, g, "run {k}");
+            let took = can_close && fast.stack.len() < depth && len <= 3;
             taken += usize::from(took);
             threes += usize::from(took && len == 3);
         }
-        for k in 0..fast_marks.len() {
-            let (a, b) = (fast_marks.mark(k), general_marks.mark(k));
-            assert_eq!(a, b, "run {k}");
-            let events = |marks: &Marks, m: Option<Mark>| m.map(|m| marks.delim(m));
-            assert_eq!(events(&fast_marks, a), events(&general_marks, b), "run {k}");
-        }
+        assert_eq!(fast_rec.0, general_rec.0);
         assert!(taken > 10_000 && threes > 1_000, "{taken} {threes}");
     }
 
+    /// Counts past the marks' packed width (31) are counted like any other.
     #[test]
-    fn counts_past_the_packed_width_move_to_the_side_table() {
+    fn long_runs_count_every_pair() {
         // one opener of 400 `*` closed by 200 runs of `**`
         let mut runs = vec![(b'*', 400, true, false)];
         runs.extend(std::iter::repeat_n((b'*', 2, false, true), 200));
         let e = events(&runs);
         assert_eq!(e[0].open_two, 200);
         assert!(e[1..].iter().all(|x| x.close_two == 1));
-        // either side of the packed length's width (31): an opener used up by `**` closers
-        // and a last `*`
         for len in [30, 31, 32, 33] {
             let mut runs = vec![(b'*', len, true, false)];
             runs.extend(std::iter::repeat_n((b'*', 2, false, true), len / 2));
             runs.extend(std::iter::repeat_n((b'*', 1, false, true), len % 2));
-            let mut m = Matcher::default();
-            let mut marks = Marks::default();
-            for (k, &(ch, len, o, c)) in runs.iter().enumerate() {
-                m.run(k, ch, len, o, c, &mut marks);
-            }
-            let (run_len, e) = marks.mark(0).map(|m| marks.delim(m)).unwrap_or_default();
-            assert_eq!(run_len, len);
+            let e = events(&runs);
             assert_eq!(
-                (e.open_two, e.open_one),
+                (e[0].open_two, e[0].open_one),
                 ((len / 2) as u32, (len % 2) as u32)
             );
         }

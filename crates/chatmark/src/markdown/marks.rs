@@ -1,13 +1,14 @@
 //! The marks of a message: what the scan ([`super::scan`]) found that is not plain text,
 //! in source order, for the output walk ([`super::emit`]) of the messages the one pass
-//! cannot write directly ([`super::direct`]) and of the npm package's wasm. One [`Mark`] (8 bytes) per
-//! delimiter run (I4, I5) with its length and the pairs it takes part in, per escape (I2),
-//! per line prefix or blank line's spaces that go (P1–P3, 2.3); two per tag (I3), the
-//! second holding its partner; and two per paragraph line that carries line codes (P4),
-//! at its start (with its prefix's length) and where its content ends. Everything between
-//! marks is the message's own text, copied as it is.
+//! cannot write directly ([`super::direct`]) and of the npm package's wasm. One [`Mark`]
+//! (8 bytes) per delimiter run (I4, I5) with its length and the pairs it takes part in, per
+//! escaping backslash (I2), line prefix or blank line's spaces that go (P1–P3, 2.3); two
+//! per tag (I3), the second holding its partner; and two per paragraph line that carries
+//! line codes (P4), at its start (with its prefix's length) and where its content ends.
+//! Everything between marks is the message's own text, copied as it is.
 
-use super::emphasis::{Events, CLOSE_ONE_AT, CLOSE_TWO_AT, FIELD, OPEN_ONE_AT, OPEN_TWO_AT};
+use super::emphasis::{DelimRun, Events, Outcome, Pairs, FIELD, OPEN_ONE_AT, OPEN_TWO_AT};
+use super::sink::{Line, Sink, TagToken};
 use crate::sort::sat32;
 use crate::vocab::Tag;
 use crate::StyleSet;
@@ -20,7 +21,7 @@ pub(super) const CHAT_SIZE: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Mark {
     /// First unit of the mark in the input (in a tag's second entry: its partner, [`NONE`]
-    /// if it has none, or while it is an unpaired opener the previous opener of its kind).
+    /// if it has none).
     pub at: u32,
     info: u32,
 }
@@ -28,12 +29,11 @@ pub(super) struct Mark {
 const KIND: u32 = 7 << 29;
 const DELIM: u32 = 0;
 const TAG: u32 = 1 << 29;
-const ESCAPE: u32 = 2 << 29;
-const REMOVE: u32 = 3 << 29;
-const LINE: u32 = 4 << 29;
-const LINE_END: u32 = 5 << 29;
+const REMOVE: u32 = 2 << 29;
+const LINE: u32 = 3 << 29;
+const LINE_END: u32 = 4 << 29;
 /// A tag's second entry.
-const LINK: u32 = 6 << 29;
+const LINK: u32 = 5 << 29;
 /// A delimiter run whose length and counts live in the side table (at the payload's
 /// index); a paired opening tag that the output walk saw closed while an inner tag of its
 /// slot was open.
@@ -53,9 +53,8 @@ pub(super) enum Kind {
     /// the next entry holds its partner if paired ([`Marks::partner`]; whether the walk
     /// marked a paired opener closed is [`Marks::ended`]).
     Tag,
-    /// A backslash that escapes the next character (I2): it goes.
-    Escape,
-    /// [`Mark::len`] units that go: a line prefix (P1–P3) or a blank line's spaces (2.3).
+    /// [`Mark::len`] units that go: a line prefix (P1–P3), a blank line's spaces (2.3), or
+    /// a backslash that escapes the next character (I2).
     Remove,
     /// A paragraph line with line codes (P4) starts here: its first [`Mark::prefix`] units
     /// go; its codes are the next entry of [`Marks::line_codes`].
@@ -72,7 +71,6 @@ impl Mark {
         match self.info & KIND {
             DELIM => Kind::Delim,
             TAG => Kind::Tag,
-            ESCAPE => Kind::Escape,
             REMOVE => Kind::Remove,
             LINE => Kind::Line,
             // (a tag's second entry is never read as a mark)
@@ -164,11 +162,6 @@ impl Marks {
             .max(self.codes.capacity())
     }
 
-    #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
-        self.list.len()
-    }
-
     /// How many runs to reserve for a message of `units` units. A run begins where the
     /// codes change, at either end of a pair or of a line with codes, so twice those (and
     /// one) is a true bound: a pair inside another splits the outer one's run in two. A
@@ -192,23 +185,21 @@ impl Marks {
         sat32(self.list.len() - 1)
     }
 
-    /// A delimiter run of `len` units at `at`, with no pairs yet. Its length is packed
-    /// beside its counts, each at most its length; a run too long for that goes to the side
-    /// table.
-    pub(super) fn push_delim(&mut self, at: usize, len: usize) -> u32 {
-        if len <= FIELD as usize {
-            return self.push(sat32(at), DELIM | len as u32);
+    /// A delimiter run of `len` units at `at` that closes the pairs `closes` (I4, I5); the
+    /// pairs it opens are counted later ([`Pairs::opens`]). Its length is packed beside its
+    /// counts, each at most its length; a run too long for that goes to the side table.
+    #[inline]
+    fn push_delim(&mut self, at: usize, len: usize, closes: Events) -> u32 {
+        self.pairs += (closes.close_two + closes.close_one) as usize;
+        if len <= FIELD as usize && closes.fits() {
+            return self.push(sat32(at), DELIM | len as u32 | closes.pack());
         }
         let wide = sat32(self.wide.len());
         self.wide.push(Wide {
             len: sat32(len),
-            events: Events::default(),
+            events: closes,
         });
         self.push(sat32(at), DELIM | FLAG | (wide & PAYLOAD))
-    }
-
-    pub(super) fn push_escape(&mut self, at: usize) {
-        self.push(sat32(at), ESCAPE);
     }
 
     /// `len` units at `at` that go (in several marks past the payload's width: hundreds of
@@ -259,17 +250,9 @@ impl Marks {
         self.codes.get(k).copied().unwrap_or_default()
     }
 
-    /// An unpaired tag of `len` units at `at`; `prev` is what its second entry holds (the
-    /// previous opener of its kind, for an opener; [`NONE`] for a closer). The payload holds
-    /// the length (a tag is at most a few units long), the tag and whether it closes.
-    pub(super) fn push_tag(
-        &mut self,
-        at: usize,
-        len: usize,
-        tag: Tag,
-        closing: bool,
-        prev: u32,
-    ) -> u32 {
+    /// A tag of `len` units at `at`, unpaired until [`Marks::pair`] pairs it. The payload
+    /// holds the length (a tag is at most a few units long), the tag and whether it closes.
+    pub(super) fn push_tag(&mut self, at: usize, len: usize, tag: Tag, closing: bool) -> u32 {
         let info = (len.min(0xff) as u32) | (tag.index() as u32) << 8 | u32::from(closing) << 16;
         self.list.extend([
             Mark {
@@ -277,21 +260,15 @@ impl Marks {
                 info: TAG | (info & PAYLOAD),
             },
             Mark {
-                at: prev,
+                at: NONE,
                 info: LINK,
             },
         ]);
         sat32(self.list.len() - 2)
     }
 
-    /// The second entry of tag `k`: while it is an unpaired opener, the previous opener of
-    /// its kind; once paired, its partner.
-    pub(super) fn tag_link(&self, k: u32) -> u32 {
-        self.list.get(k as usize + 1).map_or(NONE, |m| m.at)
-    }
-
-    /// Sets the second entry of tag `k` to `v` (its partner, or [`NONE`]).
-    pub(super) fn set_tag_link(&mut self, k: u32, v: u32) {
+    /// Sets the second entry of tag `k` to `v`, its partner.
+    fn set_partner(&mut self, k: u32, v: u32) {
         if let Some(m) = self.list.get_mut(k as usize + 1) {
             m.at = v;
         }
@@ -305,8 +282,8 @@ impl Marks {
 
     /// Pairs tags `a` and `b` (I3).
     pub(super) fn pair(&mut self, a: u32, b: u32) {
-        self.set_tag_link(a, b);
-        self.set_tag_link(b, a);
+        self.set_partner(a, b);
+        self.set_partner(b, a);
         self.pairs += 1;
     }
 
@@ -343,57 +320,6 @@ impl Marks {
             .is_some_and(|m| m.info & (KIND | FLAG) == TAG | FLAG)
     }
 
-    /// Records the closes of delimiter run `k`, which has no events yet (the matcher, I4).
-    pub(super) fn set_closes(&mut self, k: u32, e: Events) {
-        self.pairs += (e.close_two + e.close_one) as usize;
-        let Some(m) = self.list.get_mut(k as usize) else {
-            return;
-        };
-        if m.info & FLAG == 0 && e.fits() {
-            m.info = DELIM | (m.info & FIELD) | e.pack();
-            return;
-        }
-        self.set_wide(k, e);
-    }
-
-    /// Records that delimiter run `k` of one to three delimiters closes one pair, by two
-    /// delimiters or by one (the matcher's fast path, I4): once, or for a run of three once
-    /// by two and once by one; it has no other events.
-    #[inline(always)]
-    pub(super) fn set_close(&mut self, k: u32, two: bool) {
-        self.pairs += 1;
-        if let Some(m) = self.list.get_mut(k as usize) {
-            // (a run this short is always packed)
-            m.info |= 1 << if two { CLOSE_TWO_AT } else { CLOSE_ONE_AT };
-        }
-    }
-
-    /// Adds one to the opens of delimiter run `k`, by two delimiters or by one (the
-    /// matcher, I4).
-    #[inline]
-    pub(super) fn add_open(&mut self, k: u32, two: bool) {
-        let Some(m) = self.list.get_mut(k as usize) else {
-            return;
-        };
-        // the common case: a packed count with room, incremented in place (a run's counts
-        // never pass its length, so one that packs has room; the test is for safety)
-        let shift = if two { OPEN_TWO_AT } else { OPEN_ONE_AT };
-        if m.info & FLAG == 0 && (m.info >> shift) & FIELD < FIELD {
-            m.info += 1 << shift;
-            return;
-        }
-        let Some(&m) = self.list.get(k as usize) else {
-            return;
-        };
-        let (_, mut e) = self.delim(m);
-        if two {
-            e.open_two = e.open_two.saturating_add(1);
-        } else {
-            e.open_one = e.open_one.saturating_add(1);
-        }
-        self.set_wide(k, e);
-    }
-
     /// Sets the counts of delimiter run `k` in the side table, moving the run there if it
     /// is not yet.
     #[cold]
@@ -415,6 +341,97 @@ impl Marks {
                 events: e,
             });
         }
+    }
+}
+
+/// Delimiter run `k` opens one more pair, by two delimiters or by one (the matcher, I4).
+impl Pairs for Marks {
+    /// Its mark's index: the next mark's.
+    #[inline]
+    fn next_run(&self) -> u32 {
+        sat32(self.list.len())
+    }
+
+    #[inline]
+    fn opens(&mut self, k: u32, two: bool) {
+        let Some(m) = self.list.get_mut(k as usize) else {
+            return;
+        };
+        // the common case: a packed count with room, incremented in place (a run's counts
+        // never pass its length, so one that packs has room; the test is for safety)
+        let shift = if two { OPEN_TWO_AT } else { OPEN_ONE_AT };
+        if m.info & FLAG == 0 && (m.info >> shift) & FIELD < FIELD {
+            m.info += 1 << shift;
+            return;
+        }
+        let Some(&m) = self.list.get(k as usize) else {
+            return;
+        };
+        let (_, mut e) = self.delim(m);
+        if two {
+            e.open_two = e.open_two.saturating_add(1);
+        } else {
+            e.open_one = e.open_one.saturating_add(1);
+        }
+        self.set_wide(k, e);
+    }
+}
+
+/// The scan's constructs, recorded for the walk.
+impl Sink for Marks {
+    #[inline]
+    fn remove(&mut self, at: usize, len: usize) {
+        self.push_remove(at, len);
+    }
+
+    #[inline]
+    fn line(&mut self, line: Line) {
+        self.push_line(line.at, line.prefix, line.codes.set());
+    }
+
+    #[inline]
+    fn line_end(&mut self, end: usize) {
+        self.end_line(end);
+    }
+
+    /// Its second entry holds `before` while it is unpaired.
+    #[inline]
+    fn open_tag(&mut self, t: TagToken, before: u32) -> u32 {
+        let me = self.push_tag(t.at, t.len, t.tag, false);
+        self.set_partner(me, before);
+        me
+    }
+
+    #[inline]
+    fn before(&self, id: u32) -> u32 {
+        self.list.get(id as usize + 1).map_or(NONE, |m| m.at)
+    }
+
+    #[inline]
+    fn close_tag(&mut self, t: TagToken, opener: u32) {
+        let me = self.push_tag(t.at, t.len, t.tag, true);
+        self.pair(opener, me);
+    }
+
+    #[inline]
+    fn stray_close(&mut self, t: TagToken) {
+        self.push_tag(t.at, t.len, t.tag, true);
+    }
+
+    /// Its second entry, which held the opener before it, says it has no partner.
+    fn unpaired_open(&mut self, id: u32) {
+        self.set_partner(id, NONE);
+    }
+
+    #[inline]
+    fn delimiter(&mut self, run: DelimRun, o: Outcome) {
+        self.push_delim(run.at, run.len, o.closes);
+    }
+
+    /// The walk counts what it writes: no excess.
+    #[inline]
+    fn excess(&mut self) -> Option<&mut usize> {
+        None
     }
 }
 

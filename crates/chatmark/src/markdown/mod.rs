@@ -1,14 +1,19 @@
 //! Markdown mode (spec section 2: P1–P4, F1–F3, I1–I7) over a UTF-8 or UTF-16 source
 //! ([`Source`]), in one pass over the message. The scan ([`scan`]) reads each line's start
 //! and then its inline constructs up to the line break, matching delimiter runs online
-//! (I4–I6) and pairing tags (I3) as it goes, and reports each construct to a sink. Natively
-//! the sink is the writer ([`direct`], [`emit`]): the text and runs are written as the
-//! constructs are read, on a guess about the openers not yet closed that is checked when
-//! the message ends. When the guess was wrong, and always in the npm package's wasm, the
-//! sink is [`marks::Marks`], one mark per unit range that is not plain text, and a walk
-//! over them writes the text and runs ([`emit`]). All of it is generic over the code unit,
-//! so each encoding gets its own code. Nothing recurses and all is linear in the input
-//! (L1). A message with no unit that can begin a construct skips them ([`plain`]).
+//! (I4–I6, [`emphasis`]) and pairing tags (I3) as it goes, and reports each construct to a
+//! sink ([`sink`]). Natively the sink is the writer ([`direct`], [`emit`]): the text and
+//! runs are written as the constructs are read, on a guess about the openers not yet
+//! closed that is checked when the message ends. When the guess was wrong, and always in
+//! the npm package's wasm, the sink is [`marks::Marks`], one mark per unit range that is
+//! not plain text, and a walk over them writes the text and runs ([`emit`]). All of it is
+//! generic over the code unit, so each encoding gets its own code. Nothing recurses and
+//! all is linear in the input (L1). A message with no unit that can begin a construct
+//! skips them ([`plain`]).
+//!
+//! One file per concern: `syntax` (the byte classes), `lines` (line starts), `inline`
+//! (flanking, tag names, code-span closers), `chars` and `unicode` (I4's character
+//! classes), `emphasis` (the matcher), `scan`, `sink`, `marks`, `direct`, `emit`.
 
 pub(crate) mod chars;
 #[cfg(not(target_arch = "wasm32"))]
@@ -20,6 +25,7 @@ mod lines;
 mod marks;
 mod plain;
 mod scan;
+mod sink;
 pub(crate) mod syntax;
 mod unicode;
 
@@ -182,7 +188,7 @@ struct Scratch {
     marks: Marks,
     /// The emphasis matcher of the current paragraph.
     matcher: Matcher,
-    /// The last unpaired opening tag per tag and spelling (I3).
+    /// The last unpaired opening tag per tag and spelling (I3), none between messages.
     heads: Heads,
     /// The backtick runs of the current paragraph (I1).
     ticks: Vec<u64>,
@@ -218,8 +224,7 @@ impl Scratch {
         runs: Vec::new(),
     };
 
-    /// Empties what a message of `units` units used (the scan leaves `heads` empty
-    /// itself). Only after a message of over half [`Scratch::KEEP`] units are the buffers
+    /// Empties what a message of `units` units used. Only after a message of over half [`Scratch::KEEP`] units are the buffers
     /// trimmed: a buffer holds at most about an entry per unit (two marks per tag of three
     /// units or more, two per line with codes), so a shorter message grows none past
     /// [`Scratch::KEEP`], and the capacity tests are skipped for it.
@@ -285,13 +290,7 @@ fn one_pass<'a, T: TypedSource<'a>, O: Output>(
     // a chat-sized message's runs are written into the scratch, then copied at their size
     let spare = src.units().len() <= CHAT_SIZE && runs.borrow_spare(&mut s.runs);
     let mut direct = Direct::new(src, out, runs, &mut s.slots, want_notes, &mut s.openers);
-    Scan {
-        marks: &mut direct,
-        matcher: &mut s.matcher,
-        ticks: &mut s.ticks,
-        heads: &mut s.heads,
-    }
-    .run(src);
+    Scan::new(&mut direct, &mut s.matcher, &mut s.ticks, &mut s.heads).run(src);
     let found = match direct.finish() {
         Some(notes) => notes,
         None => {
@@ -328,13 +327,7 @@ fn by_marks<'a, T: TypedSource<'a>, O: Output>(
     s: &mut Scratch,
     want_notes: bool,
 ) -> Vec<Note> {
-    Scan {
-        marks: &mut s.marks,
-        matcher: &mut s.matcher,
-        ticks: &mut s.ticks,
-        heads: &mut s.heads,
-    }
-    .run(src);
+    Scan::new(&mut s.marks, &mut s.matcher, &mut s.ticks, &mut s.heads).run(src);
     runs.reserve(s.marks.runs_bound(src.units().len()));
     Emit::<O, false>::new(out, runs, &mut s.slots, want_notes).walk(src, &mut s.marks)
 }
@@ -383,114 +376,139 @@ mod tests {
         assert!(largest() <= Scratch::KEEP, "{}", largest());
     }
 
+    /// The runs and diagnostics of one path of [`one_pass`] (`direct`) or [`by_marks`], the
+    /// text being left in the output's buffer.
+    fn one_path<'a, T: TypedSource<'a>, O: Output>(
+        src: T,
+        out: O,
+        direct: bool,
+        notes: bool,
+    ) -> (Vec<crate::TextStyle>, String) {
+        let (mut runs, mut s) = (RunBuilder::default(), Scratch::default());
+        let found = if direct {
+            one_pass(src, out, &mut runs, &mut s, notes)
+        } else {
+            by_marks(src, out, &mut runs, &mut s, notes)
+        };
+        (runs.finish(), format!("{found:?}"))
+    }
+
+    /// Pieces of text between pairs: non-ASCII text in long stretches, code spans (the one
+    /// pass's writer knows its UTF-16 length from the scan's count of them, C5), escapes.
+    const WORDS: [&str; 13] = [
+        "a",
+        "word",
+        "é",
+        "😀",
+        " ",
+        ", ",
+        ". ",
+        " `a*b` ",
+        " \\* ",
+        "x_y",
+        " `é😀` ",
+        " `é\n😀 x` ",
+        "chào bạn đặc biệt 😀 đơn",
+    ];
+
+    /// Line breaks into lines with prefixes, blank lines and fences (P1–P4, F1).
+    const BREAKS: [&str; 9] = [
+        "\n",
+        "\n- ",
+        "\n1. ",
+        "\n> ",
+        "\n# ",
+        "\n\n",
+        "\r\n",
+        "\n```\nz\n```\n",
+        "\n```é\n😀 é\n```\n",
+    ];
+
+    /// A random opener and its closer: a tag of any slot and spelling (I3), or delimiters
+    /// (`*` `**` `***` `_` `__` `~~`, and the split openers of I4).
+    fn pair(rng: &mut crate::rng::Rng) -> (String, String) {
+        let t = rng.pick(&["red", "orange", "yellow", "green", "big", "underline"]);
+        let (a, b) = match rng.below(12) {
+            0 => return (format!("{{{t}}}"), format!("{{/{t}}}")),
+            1 => return (format!("<{t}>"), format!("</{t}>")),
+            2 => ("*", "*"),
+            3 => ("**", "**"),
+            4 => ("***", "***"),
+            5 => ("_", "_"),
+            6 => ("__", "__"),
+            7 => ("~~", "~~"),
+            8 => ("***", "*"),
+            9 => ("***", "**"),
+            10 => ("**", "*"),
+            _ => ("****", "**"),
+        };
+        (a.into(), b.into())
+    }
+
+    /// A random message of balanced pairs, crossed or left open one time in ten, on lines
+    /// with prefixes, code spans and escapes.
+    fn message(rng: &mut crate::rng::Rng) -> String {
+        let mut m = String::new();
+        let mut open: Vec<String> = Vec::new();
+        for _ in 0..rng.below(24) {
+            match rng.below(10) {
+                0..=2 => {
+                    let (a, b) = pair(rng);
+                    m += &a;
+                    m += rng.pick(&WORDS[..4]);
+                    open.push(b);
+                }
+                3..=5 if !open.is_empty() => {
+                    let i = if rng.below(10) == 0 {
+                        rng.below(open.len())
+                    } else {
+                        open.len() - 1
+                    };
+                    m += rng.pick(&WORDS[..4]);
+                    m += &open.remove(i);
+                }
+                6 => m += rng.pick(&BREAKS),
+                _ => m += rng.pick(&WORDS),
+            }
+        }
+        while !open.is_empty() && rng.below(10) != 0 {
+            m += "z";
+            m += &open.pop().unwrap_or_default();
+        }
+        m
+    }
+
+    /// Whether the one pass's guess holds for `m`.
+    fn guess_holds(m: &str) -> bool {
+        let mut s = Scratch::default();
+        let (mut text, mut runs) = (String::new(), RunBuilder::default());
+        let out = Utf8Out {
+            src: m,
+            text: &mut text,
+        };
+        let mut d = direct::Direct::new(m, out, &mut runs, &mut s.slots, false, &mut s.openers);
+        Scan::new(&mut d, &mut s.matcher, &mut s.ticks, &mut s.heads).run(m);
+        d.finish().is_some()
+    }
+
     /// Both paths of [`one_pass`] write the same text, runs and diagnostics: the one pass
     /// when its guess holds, and the marks and walk ([`by_marks`]) it falls back to, over
-    /// random messages of balanced pairs (tags of every slot and spelling, `*` `**` `***`
-    /// `_` `__` `~~`, and the split openers of I4), crossed or left open one time in ten,
-    /// on lines with prefixes, code spans and escapes, in both encodings (I3–I5, P1–P4).
+    /// random messages ([`message`]) in both encodings (I3–I5, P1–P4); both paths are
+    /// taken often.
     #[test]
     fn the_one_pass_writes_what_the_walk_writes() {
-        // the runs and diagnostics of one path, the text being left in the output's buffer
-        fn run<'a, T: TypedSource<'a>, O: Output>(
-            src: T,
-            out: O,
-            direct: bool,
-            notes: bool,
-        ) -> (Vec<crate::TextStyle>, String) {
-            let (mut runs, mut s) = (RunBuilder::default(), Scratch::default());
-            let found = if direct {
-                one_pass(src, out, &mut runs, &mut s, notes)
-            } else {
-                by_marks(src, out, &mut runs, &mut s, notes)
-            };
-            (runs.finish(), format!("{found:?}"))
-        }
         let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
-        // (non-ASCII text in long stretches, code spans and fences: the one pass's writer
-        // knows its UTF-16 length from the scan's count of them, C5)
-        let words = [
-            "a",
-            "word",
-            "é",
-            "😀",
-            " ",
-            ", ",
-            ". ",
-            " `a*b` ",
-            " \\* ",
-            "x_y",
-            " `é😀` ",
-            " `é\n😀 x` ",
-            "chào bạn đặc biệt 😀 đơn",
-        ];
-        let breaks = [
-            "\n",
-            "\n- ",
-            "\n1. ",
-            "\n> ",
-            "\n# ",
-            "\n\n",
-            "\r\n",
-            "\n```\nz\n```\n",
-            "\n```é\n😀 é\n```\n",
-        ];
-        let tags = ["red", "orange", "yellow", "green", "big", "underline"];
-        let (mut guessed, mut total) = (0, 0);
-        for k in 0..20_000 {
-            let mut m = String::new();
-            let mut open: Vec<String> = Vec::new();
-            for _ in 0..rng.below(24) {
-                match rng.below(10) {
-                    0..=2 => {
-                        let t = rng.pick(&tags);
-                        let (a, b) = match rng.below(12) {
-                            0 => (format!("{{{t}}}"), format!("{{/{t}}}")),
-                            1 => (format!("<{t}>"), format!("</{t}>")),
-                            2 => ("*".into(), "*".into()),
-                            3 => ("**".into(), "**".into()),
-                            4 => ("***".into(), "***".into()),
-                            5 => ("_".into(), "_".into()),
-                            6 => ("__".into(), "__".into()),
-                            7 => ("~~".into(), "~~".into()),
-                            8 => ("***".into(), "*".into()),
-                            9 => ("***".into(), "**".into()),
-                            10 => ("**".into(), "*".into()),
-                            _ => ("****".into(), "**".into()),
-                        };
-                        m += &a;
-                        m += rng.pick(&words[..4]);
-                        open.push(b);
-                    }
-                    3..=5 if !open.is_empty() => {
-                        let i = if rng.below(10) == 0 {
-                            rng.below(open.len())
-                        } else {
-                            open.len() - 1
-                        };
-                        m += rng.pick(&words[..4]);
-                        m += &open.remove(i);
-                    }
-                    6 => m += rng.pick(&breaks),
-                    _ => m += rng.pick(&words),
-                }
-            }
-            while !open.is_empty() && rng.below(10) != 0 {
-                m += "z";
-                m += &open.pop().unwrap_or_default();
-            }
+        let (mut guessed, total) = (0, 20_000);
+        for k in 0..total {
+            let m = message(&mut rng);
             let notes = k % 2 == 0;
             let utf8 = |direct| {
                 let mut text = String::new();
-                let src = m.as_str();
-                let written = run(
-                    src,
-                    Utf8Out {
-                        src,
-                        text: &mut text,
-                    },
-                    direct,
-                    notes,
-                );
+                let out = Utf8Out {
+                    src: &m,
+                    text: &mut text,
+                };
+                let written = one_path(m.as_str(), out, direct, notes);
                 (text, written)
             };
             assert_eq!(utf8(true), utf8(false), "{m:?}");
@@ -498,7 +516,7 @@ mod tests {
             let utf16 = |direct| {
                 let mut text = Vec::new();
                 let src = units.as_slice();
-                let written = run(
+                let written = one_path(
                     src,
                     Utf16Out {
                         src,
@@ -510,30 +528,7 @@ mod tests {
                 (text, written)
             };
             assert_eq!(utf16(true), utf16(false), "{m:?}");
-            // how often the one pass's guess held (both paths must be taken often)
-            let mut s = Scratch::default();
-            let (mut text, mut runs) = (String::new(), RunBuilder::default());
-            let out = Utf8Out {
-                src: &m,
-                text: &mut text,
-            };
-            let mut d = direct::Direct::new(
-                m.as_str(),
-                out,
-                &mut runs,
-                &mut s.slots,
-                false,
-                &mut s.openers,
-            );
-            Scan {
-                marks: &mut d,
-                matcher: &mut s.matcher,
-                ticks: &mut s.ticks,
-                heads: &mut s.heads,
-            }
-            .run(m.as_str());
-            guessed += usize::from(d.finish().is_some());
-            total += 1;
+            guessed += usize::from(guess_holds(&m));
         }
         assert!(
             guessed > total / 5 && guessed < total * 9 / 10,

@@ -1,172 +1,142 @@
 //! The one pass of markdown mode over the message (spec section 2): line by line, the line
 //! start (fences F1–F2, blank lines 2.3, prefixes P1–P4, read by [`super::lines`] only when
 //! the line's first unit can begin one), then the inline constructs of the paragraph line
-//! (I1–I5) up to the line break, found through a byte-class table. Delimiter runs go
-//! straight into the paragraph's online emphasis matcher (I4–I6) and tags are paired as
-//! they are read (I3); what is not plain text goes to a [`Sink`]: the writer itself
-//! ([`super::direct`]) or the [`Marks`] for the output walk. Plain text is never stored;
-//! for the writer, the search over UTF-8 counts how many more bytes than UTF-16 units it
-//! passes (C5). Nothing recurses and each unit is looked at a bounded number of times (L1).
+//! (I1–I5) up to the line break, found by the markdown search ([`crate::search`]). Delimiter
+//! runs go straight into the paragraph's online emphasis matcher (I4–I6) and tags are paired
+//! as they are read (I3); what is not plain text goes to a [`Sink`]. Plain
+//! text is never stored; for a sink that writes by the excess of its UTF-8 text, the
+//! search counts it as it passes ([`crate::utf16`], "Lengths by excess"). Nothing recurses
+//! and each unit is looked at a bounded number of times (L1).
 
-use super::emphasis::{Events, Matcher, Outcome};
+use super::emphasis::{DelimRun, Matcher};
 use super::inline::{self, line_end, Backticks};
 use super::lines;
-use super::marks::{Marks, NONE};
+use super::marks::NONE;
+use super::sink::{Line, Sink, TagToken};
 use super::syntax::line_start_special;
 use crate::search::{find, find_byte, find_counting, Markdown};
 use crate::source::{TypedSource, Unit};
 use crate::style::Overlay;
 use crate::utf16::excess_of;
-use crate::vocab::{Spelling, Tag};
+use crate::vocab::Tag;
 
-/// Per tag and spelling (I3), the last unpaired opener of the current region, each
-/// unpaired opener linking to the one before it (in its mark).
+/// The opening tags of the current region not yet paired (I3): per tag and spelling, the
+/// id of the last one in the sink, which recorded with each the one before it
+/// ([`Sink::open_tag`]); a closing tag pairs with the last. A region ends at a fence (F3)
+/// and at the message's end, its unpaired openers staying text.
+pub(super) struct OpenTags<'h> {
+    /// Per tag and spelling, the sink's id of its last unpaired opener, or [`NONE`] (all
+    /// of them between regions, so that the buffer is kept from message to message).
+    heads: &'h mut Heads,
+    /// How many openers of the region are unpaired.
+    open: usize,
+}
+
+/// The heads of [`OpenTags`]' lists.
 pub(super) type Heads = [u32; 2 * Tag::COUNT];
 
 /// No open tags.
 pub(super) const NO_HEADS: Heads = [NONE; 2 * Tag::COUNT];
 
-/// What the scan reports, in source order: the marks for the output walk ([`Marks`]), or
-/// the writer itself in the one pass ([`super::direct`]).
-pub(super) trait Sink {
-    /// `len` units at `at` go: a line prefix (P1–P3) or a blank line's spaces (2.3).
-    fn remove(&mut self, at: usize, len: usize);
-    /// A backslash at `at` escapes the next character (I2).
-    fn escape(&mut self, at: usize);
-    /// A paragraph line with `codes` (P4, as an overlay) starts at `at`, its first `prefix`
-    /// units going.
-    fn line(&mut self, at: usize, prefix: usize, codes: Overlay);
-    /// The content of the line with codes last begun ends at `end`.
-    fn line_end(&mut self, end: usize);
-    /// The tag at `at`, paired with the last unpaired opener of its tag and spelling in
-    /// the region if it closes (I3); `heads` holds those openers.
-    #[allow(clippy::too_many_arguments)]
-    fn tag(
-        &mut self,
-        heads: &mut Heads,
-        at: usize,
-        len: usize,
-        tag: Tag,
-        spelling: Spelling,
-        closing: bool,
-    );
-    /// The region ends (F3): its unpaired openers stay unpaired; `heads` is emptied.
-    fn close_region(&mut self, heads: &mut Heads);
-    /// A delimiter run of `len` units `ch` at `at` (I4, I5), with no pairs yet; returns its
-    /// id for the matcher's other calls.
-    fn delim(&mut self, at: usize, len: usize, ch: u8) -> u32;
-    /// Delimiter run `k` (the one being read) closes the pairs `e`.
-    fn set_closes(&mut self, k: u32, e: Events);
-    /// Delimiter run `k` (the one being read) closes one pair, by two delimiters or one.
-    fn set_close(&mut self, k: u32, two: bool);
-    /// Delimiter run `k` (an earlier one) opens one more pair, by two delimiters or one.
-    fn add_open(&mut self, k: u32, two: bool);
-    /// The matcher is done with the run of `len` units `ch` at `at`, which does `o`.
-    fn delim_end(&mut self, at: usize, len: usize, ch: u8, o: Outcome);
-    /// Where the sink counts how many more bytes than UTF-16 units the UTF-8 text read so
-    /// far holds (the one pass's writer, [`super::direct`]), if it does.
-    #[inline(always)]
-    fn excess(&mut self) -> Option<&mut usize> {
-        None
+impl OpenTags<'_> {
+    /// The index of the list of `t`'s tag and spelling.
+    #[inline]
+    fn list(t: &TagToken) -> usize {
+        t.tag.index() * 2 + t.spelling.index()
+    }
+
+    /// The opening tag `t` goes to the sink, and waits for its closer.
+    #[inline]
+    fn open<S: Sink>(&mut self, sink: &mut S, t: TagToken) {
+        if let Some(head) = self.heads.get_mut(Self::list(&t)) {
+            *head = sink.open_tag(t, *head);
+            self.open += 1;
+        }
+    }
+
+    /// The closing tag `t` goes to the sink, paired with the last unpaired opener of its tag
+    /// and spelling if there is one.
+    #[inline]
+    fn close<S: Sink>(&mut self, sink: &mut S, t: TagToken) {
+        match self.heads.get_mut(Self::list(&t)) {
+            Some(head) if *head != NONE => {
+                let opener = *head;
+                *head = sink.before(opener);
+                // an opener was on its list, so at least one is counted open
+                self.open = self.open.wrapping_sub(1);
+                sink.close_tag(t, opener);
+            }
+            _ => sink.stray_close(t),
+        }
+    }
+
+    /// Ends the region (F3): the sink learns of each opener left unpaired.
+    fn end_region<S: Sink>(&mut self, sink: &mut S) {
+        if self.open == 0 {
+            return;
+        }
+        for head in self.heads.iter_mut() {
+            let mut k = core::mem::replace(head, NONE);
+            while k != NONE {
+                let before = sink.before(k);
+                sink.unpaired_open(k);
+                k = before;
+            }
+        }
+        self.open = 0;
     }
 }
 
-impl Sink for Marks {
-    #[inline(always)]
-    fn remove(&mut self, at: usize, len: usize) {
-        self.push_remove(at, len);
-    }
-
-    #[inline(always)]
-    fn escape(&mut self, at: usize) {
-        self.push_escape(at);
-    }
-
-    #[inline(always)]
-    fn line(&mut self, at: usize, prefix: usize, codes: Overlay) {
-        self.push_line(at, prefix, codes.set());
-    }
-
-    #[inline(always)]
-    fn line_end(&mut self, end: usize) {
-        self.end_line(end);
-    }
-
-    #[inline(always)]
-    fn tag(
-        &mut self,
-        heads: &mut Heads,
-        at: usize,
-        len: usize,
-        tag: Tag,
-        spelling: Spelling,
-        closing: bool,
-    ) {
-        pair_tag(self, heads, at, len, tag, spelling, closing);
-    }
-
-    fn close_region(&mut self, heads: &mut Heads) {
-        close_region(self, heads);
-    }
-
-    #[inline(always)]
-    fn delim(&mut self, at: usize, len: usize, _: u8) -> u32 {
-        self.push_delim(at, len)
-    }
-
-    #[inline(always)]
-    fn set_closes(&mut self, k: u32, e: Events) {
-        Marks::set_closes(self, k, e);
-    }
-
-    #[inline(always)]
-    fn set_close(&mut self, k: u32, two: bool) {
-        Marks::set_close(self, k, two);
-    }
-
-    #[inline(always)]
-    fn add_open(&mut self, k: u32, two: bool) {
-        Marks::add_open(self, k, two);
-    }
-
-    #[inline(always)]
-    fn delim_end(&mut self, _: usize, _: usize, _: u8, _: Outcome) {}
-}
-
-/// The scan's working state.
+/// The scan of one message: its sink, the emphasis matcher and backtick index of the
+/// current paragraph, the open tags of the current region, and where the line loop is.
 pub(super) struct Scan<'s, S> {
-    pub marks: &'s mut S,
-    pub matcher: &'s mut Matcher,
-    pub ticks: &'s mut Vec<u64>,
-    pub heads: &'s mut Heads,
+    sink: &'s mut S,
+    matcher: &'s mut Matcher,
+    ticks: Backticks<'s>,
+    tags: OpenTags<'s>,
+    /// The backtick count of the open fence (F1), if in one.
+    fence: Option<usize>,
+    /// Whether a paragraph is open (its matcher and backticks are in use).
+    in_paragraph: bool,
+    /// The end of the code span being skipped, when it spans lines (I1).
+    code_until: Option<usize>,
 }
 
-impl<S: Sink> Scan<'_, S> {
-    /// Scans `src` into the sink.
-    pub(super) fn run<'a, T: TypedSource<'a>>(self, src: T) {
-        let Scan {
-            marks,
+impl<'s, S: Sink> Scan<'s, S> {
+    /// A scan into `sink`, with the working buffers `matcher`, `ticks` and `heads` (which
+    /// hold no open tag).
+    pub(super) fn new(
+        sink: &'s mut S,
+        matcher: &'s mut Matcher,
+        ticks: &'s mut Vec<u64>,
+        heads: &'s mut Heads,
+    ) -> Self {
+        Scan {
+            sink,
             matcher,
-            ticks,
-            heads,
-        } = self;
+            ticks: Backticks::new(ticks),
+            tags: OpenTags { heads, open: 0 },
+            fence: None,
+            in_paragraph: false,
+            code_until: None,
+        }
+    }
+
+    /// Scans `src` into the sink, line by line: a fence's lines are copied (F2); a line
+    /// whose first unit can begin a line-start construct is read for one (a blank line, a
+    /// fence's opening line, a prefix: 2.3, F1, P1–P4); then the paragraph line's inline
+    /// constructs ([`Scan::inline`]).
+    pub(super) fn run<'a, T: TypedSource<'a>>(mut self, src: T) {
         let s = src.units();
         let n = s.len();
-        let mut ticks = Backticks::new(ticks);
         let mut i = 0;
-        // backtick count of the open fence
-        let mut fence: Option<usize> = None;
-        let mut in_paragraph = false;
-        // end of the code span being skipped, when it spans lines (I1)
-        let mut code_until: Option<usize> = None;
         while i < n {
-            if let Some(open) = fence {
-                // F2: copied verbatim, no marks
+            if let Some(open) = self.fence {
                 let (end, next) = line_end(s, i);
                 if lines::closes_fence(s.get(i..end).unwrap_or_default(), open) {
-                    fence = None;
+                    self.fence = None;
                 }
-                skipped(s, marks, i, next);
+                skipped(s, self.sink, i, next);
                 i = next;
                 continue;
             }
@@ -175,135 +145,207 @@ impl<S: Sink> Scan<'_, S> {
             let rest = s.get(i..).unwrap_or_default();
             let first = rest.first().map_or(b'\n', |c| c.byte());
             if line_start_special(first) {
-                // the line's end is looked for only when the line may be blank or a fence,
-                // which only a space, a backtick or the line break can begin; a prefix ends
-                // before the line break by itself
-                let start = if matches!(first, b' ' | b'`' | b'\n' | b'\r') {
-                    lines::start(rest)
-                } else {
-                    lines::Start::Other
-                };
-                if start != lines::Start::Other {
-                    let (end, next) = line_end(s, i);
-                    let opens = lines::opens_fence(s.get(i..end).unwrap_or_default());
-                    if opens.is_some() || start == lines::Start::Blank {
-                        // the paragraph ends: delimiters pair only within one (I6)
-                        if in_paragraph {
-                            matcher.reset();
-                            ticks.reset();
-                            in_paragraph = false;
-                            code_until = None;
-                        }
-                        if let Some(k) = opens {
-                            fence = Some(k);
-                            skipped(s, marks, i, next);
-                            // F3: tags pair only within a region
-                            marks.close_region(heads);
-                        } else if end > i {
-                            marks.remove(i, end - i);
-                        }
-                        i = next;
-                        continue;
-                    }
+                if let Some(next) = self.block_line(s, i, first) {
+                    i = next;
+                    continue;
                 }
                 (skip, codes) = lines::prefix(rest);
             }
-            in_paragraph = true;
+            self.in_paragraph = true;
             let has_codes = !codes.set().is_empty();
             if has_codes {
-                marks.line(i, skip, codes);
+                self.sink.line(Line {
+                    at: i,
+                    prefix: skip,
+                    codes,
+                });
             } else if skip > 0 {
-                marks.remove(i, skip);
+                self.sink.remove(i, skip);
             }
-            // the line's content begins after its prefix
-            let mut j = i + skip;
-            if let Some(stop) = code_until {
-                match find_in(s, j, stop, b'\n') {
-                    // the whole line is inside the code span
-                    Some(nl) => {
-                        skipped(s, marks, j, nl);
-                        i = line_break(s, marks, has_codes, i, nl);
-                        continue;
-                    }
-                    None => {
-                        skipped(s, marks, j, stop);
-                        j = stop.max(j);
-                        code_until = None;
-                    }
+            i = self.inline(src, i, i + skip, has_codes);
+        }
+        self.end_region();
+    }
+
+    /// Reads the line at `i`, which begins with `first`, if it is a blank line (2.3) or a
+    /// fence's opening line (F1), which end the paragraph; returns where the next line
+    /// begins, or `None` for a paragraph line. Its end is looked for only when the line may
+    /// be one of the two, which only a space, a backtick or the line break can begin.
+    #[inline(always)]
+    fn block_line<U: Unit>(&mut self, s: &[U], i: usize, first: u8) -> Option<usize> {
+        if !matches!(first, b' ' | b'`' | b'\n' | b'\r') {
+            return None;
+        }
+        let start = lines::start(s.get(i..).unwrap_or_default());
+        if start == lines::Start::Other {
+            return None;
+        }
+        let (end, next) = line_end(s, i);
+        let opens = lines::opens_fence(s.get(i..end).unwrap_or_default());
+        if opens.is_none() && start != lines::Start::Blank {
+            return None;
+        }
+        // the paragraph ends: delimiters pair only within one (I6)
+        if self.in_paragraph {
+            self.matcher.reset();
+            self.ticks.reset();
+            self.in_paragraph = false;
+            self.code_until = None;
+        }
+        if let Some(k) = opens {
+            self.fence = Some(k);
+            skipped(s, self.sink, i, next);
+            // F3: tags pair only within a region
+            self.end_region();
+        } else if end > i {
+            self.sink.remove(i, end - i);
+        }
+        Some(next)
+    }
+
+    /// Ends the region (F3): its unpaired opening tags stay text.
+    #[inline(always)]
+    fn end_region(&mut self) {
+        self.tags.end_region(self.sink);
+    }
+
+    /// The inline constructs (I1–I5) of the paragraph line that began at `i`, from `j`
+    /// (after its prefix) to its line break, after the rest of a code span that began on
+    /// an earlier line (I1). Returns where the next line begins.
+    // Called once per paragraph line, from one place: inline, the loop keeps its state in
+    // registers.
+    #[inline(always)]
+    fn inline<'a, T: TypedSource<'a>>(
+        &mut self,
+        src: T,
+        i: usize,
+        mut j: usize,
+        has_codes: bool,
+    ) -> usize {
+        let s = src.units();
+        if let Some(stop) = self.code_until {
+            match find_in(s, j, stop, b'\n') {
+                // the whole line is inside the code span
+                Some(nl) => {
+                    skipped(s, self.sink, j, nl);
+                    return line_break(s, self.sink, has_codes, i, nl);
+                }
+                None => {
+                    skipped(s, self.sink, j, stop);
+                    j = stop.max(j);
+                    self.code_until = None;
                 }
             }
-            i = loop {
-                j = match (<T::Unit as Unit>::as_bytes(s), marks.excess()) {
-                    (Some(b), Some(excess)) => find_counting::<Markdown>(b, j, excess),
-                    _ => find::<Markdown, _>(s, j),
-                };
-                let Some(b) = s.get(j).map(|c| c.byte()) else {
-                    if has_codes {
-                        marks.line_end(n);
-                    }
-                    break n;
-                };
-                match b {
-                    b'\n' => break line_break(s, marks, has_codes, i, j),
-                    b'\\' => {
-                        // I2: a backslash before ASCII punctuation goes
-                        if s.get(j + 1)
-                            .is_some_and(|c| c.byte().is_ascii_punctuation())
-                        {
-                            marks.escape(j);
-                            j += 2;
-                        } else {
-                            j += 1;
-                        }
-                    }
-                    b'`' => {
-                        // I1: a code span is text, up to the next run of as many backticks
-                        let len = run_len(s, j, b'`');
-                        match ticks.closer(s, len, j + len) {
-                            Some(close) => match find_in(s, j + len, close, b'\n') {
-                                None => {
-                                    skipped(s, marks, j + len, close);
-                                    j = close + len;
-                                }
-                                Some(nl) => {
-                                    // the span goes on past this line
-                                    skipped(s, marks, j + len, nl);
-                                    code_until = Some(close + len);
-                                    break line_break(s, marks, has_codes, i, nl);
-                                }
-                            },
-                            None => j += len,
-                        }
-                    }
-                    b'*' | b'_' | b'~' => {
-                        let len = run_len(s, j, b);
-                        // I5: strike delimiters are exactly two tildes
-                        if b != b'~' || len == 2 {
-                            let (open, close) = inline::flanking(src, j, len, b);
-                            let o = matcher.run(j, b, len, open, close, marks);
-                            marks.delim_end(j, len, b, o);
-                        }
-                        j += len;
-                    }
-                    _ => match inline::tag_at(s, j) {
-                        Some((len, tag, spelling, closing)) => {
-                            marks.tag(heads, j, len, tag, spelling, closing);
-                            j += len;
-                        }
-                        None => j += 1,
-                    },
+        }
+        loop {
+            j = match (<T::Unit as Unit>::as_bytes(s), self.sink.excess()) {
+                (Some(b), Some(excess)) => find_counting::<Markdown>(b, j, excess),
+                _ => find::<Markdown, _>(s, j),
+            };
+            let Some(b) = s.get(j).map(|c| c.byte()) else {
+                if has_codes {
+                    self.sink.line_end(s.len());
                 }
+                return s.len();
+            };
+            j = match b {
+                b'\n' => return line_break(s, self.sink, has_codes, i, j),
+                b'\\' => self.escape(s, j),
+                b'`' => match self.code_span(s, j) {
+                    Ok(after) => after,
+                    // the span goes on past this line
+                    Err(nl) => return line_break(s, self.sink, has_codes, i, nl),
+                },
+                b'*' | b'_' | b'~' => self.delimiter_run(src, j, b),
+                // `{`, `<`, or a near miss of the search
+                _ => self.tag(s, j),
             };
         }
-        marks.close_region(heads);
+    }
+
+    /// The backslash at `j` (I2): it goes before ASCII punctuation, which is then text.
+    /// Returns where the scan goes on.
+    #[inline]
+    fn escape<U: Unit>(&mut self, s: &[U], j: usize) -> usize {
+        if s.get(j + 1)
+            .is_some_and(|c| c.byte().is_ascii_punctuation())
+        {
+            self.sink.remove(j, 1);
+            j + 2
+        } else {
+            j + 1
+        }
+    }
+
+    /// The backtick run at `j` (I1): a code span is text, up to the next run of as many
+    /// backticks. Returns where the scan goes on, or the line break at which the span
+    /// goes on past its line.
+    #[inline]
+    fn code_span<U: Unit>(&mut self, s: &[U], j: usize) -> Result<usize, usize> {
+        let len = run_len(s, j, b'`');
+        let Some(close) = self.ticks.closer(s, len, j + len) else {
+            return Ok(j + len);
+        };
+        match find_in(s, j + len, close, b'\n') {
+            None => {
+                skipped(s, self.sink, j + len, close);
+                Ok(close + len)
+            }
+            Some(nl) => {
+                skipped(s, self.sink, j + len, nl);
+                self.code_until = Some(close + len);
+                Err(nl)
+            }
+        }
+    }
+
+    /// The run of `ch` at `j` (I4, I5: strike delimiters are exactly two tildes), matched
+    /// as it is read. Returns where the scan goes on.
+    #[inline]
+    fn delimiter_run<'a, T: TypedSource<'a>>(&mut self, src: T, j: usize, ch: u8) -> usize {
+        let len = run_len(src.units(), j, ch);
+        if ch != b'~' || len == 2 {
+            let (can_open, can_close) = inline::flanking(src, j, len, ch);
+            let run = DelimRun {
+                at: j,
+                len,
+                ch,
+                can_open,
+                can_close,
+            };
+            let o = self.matcher.close(run, self.sink);
+            self.sink.delimiter(run, o);
+        }
+        j + len
+    }
+
+    /// The tag at `j`, if one is (I3), paired with the last unpaired opener of its tag and
+    /// spelling in the region if it closes. Returns where the scan goes on.
+    #[inline]
+    fn tag<U: Unit>(&mut self, s: &[U], j: usize) -> usize {
+        let Some((len, tag, spelling, closing)) = inline::tag_at(s, j) else {
+            return j + 1;
+        };
+        let t = TagToken {
+            at: j,
+            len,
+            tag,
+            spelling,
+        };
+        if closing {
+            self.tags.close(self.sink, t);
+        } else {
+            self.tags.open(self.sink, t);
+        }
+        j + len
     }
 }
 
 /// The scan passes over the text `from..to` without searching it (a fence's lines, a code
-/// span, I1, F2): a sink that counts UTF-16 units ([`Sink::excess`]) counts it.
+/// span, I1, F2): a sink that writes by the excess ([`Sink::excess`]) counts it.
 #[inline(always)]
-fn skipped<U: Unit, S: Sink>(s: &[U], marks: &mut S, from: usize, to: usize) {
-    if let (Some(b), Some(excess)) = (U::as_bytes(s), marks.excess()) {
+fn skipped<U: Unit, S: Sink>(s: &[U], sink: &mut S, from: usize, to: usize) {
+    if let (Some(b), Some(excess)) = (U::as_bytes(s), sink.excess()) {
         *excess += excess_of(b.get(from..to).unwrap_or_default());
     }
 }
@@ -313,61 +355,16 @@ fn skipped<U: Unit, S: Sink>(s: &[U], marks: &mut S, from: usize, to: usize) {
 #[inline(always)]
 fn line_break<U: Unit, S: Sink>(
     s: &[U],
-    marks: &mut S,
+    sink: &mut S,
     has_codes: bool,
     i: usize,
     nl: usize,
 ) -> usize {
     if has_codes {
         let cr = nl > i && s.get(nl - 1).is_some_and(|c| c.byte() == b'\r');
-        marks.line_end(nl - usize::from(cr));
+        sink.line_end(nl - usize::from(cr));
     }
     nl + 1
-}
-
-/// Records the tag at `at` and pairs a closer with the last unpaired opener of its tag
-/// and spelling in the region (I3).
-// Once per tag in the scan's loop: LLVM's heuristics moved it out of line after an
-// unrelated change elsewhere (+0.2 M instructions over the bench corpus).
-#[inline(always)]
-fn pair_tag(
-    marks: &mut Marks,
-    heads: &mut Heads,
-    at: usize,
-    len: usize,
-    tag: Tag,
-    spelling: Spelling,
-    closing: bool,
-) {
-    let Some(head) = heads.get_mut(tag.index() * 2 + spelling.index()) else {
-        marks.push_tag(at, len, tag, closing, NONE);
-        return;
-    };
-    if !closing {
-        *head = marks.push_tag(at, len, tag, false, *head);
-    } else {
-        let me = marks.push_tag(at, len, tag, true, NONE);
-        if *head != NONE {
-            let opener = *head;
-            *head = marks.tag_link(opener);
-            marks.pair(opener, me);
-        }
-    }
-}
-
-/// Ends a region (F3): its unpaired openers stay unpaired.
-fn close_region(marks: &mut Marks, heads: &mut Heads) {
-    if heads.iter().all(|&h| h == NONE) {
-        return;
-    }
-    for head in heads.iter_mut() {
-        let mut k = core::mem::replace(head, NONE);
-        while k != NONE {
-            let prev = marks.tag_link(k);
-            marks.set_tag_link(k, NONE);
-            k = prev;
-        }
-    }
 }
 
 /// The first position in `from..to` holding the ASCII byte `b`.

@@ -243,15 +243,19 @@ impl StopSet for Markdown {
 
 /// HTML's data state (H1): a tag, comment or doctype begins at `<`, a character reference
 /// at `&`, and `\r` is preprocessed into `\n`.
+#[cfg(feature = "html")]
 pub(crate) enum Html {}
 
+#[cfg(feature = "html")]
 impl StopSet for Html {
     const STOPS: Stops = Stops::new(b"<&\r", &[]);
 }
 
 /// Line breaks, either of them (HTML mode's output, H1's newline preprocessing, 1.3).
+#[cfg(feature = "html")]
 pub(crate) enum LineBreaks {}
 
+#[cfg(feature = "html")]
 impl StopSet for LineBreaks {
     const STOPS: Stops = Stops::new(b"\r\n", &[]);
 }
@@ -586,6 +590,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "html")]
     #[test]
     fn html_stops_where_its_table_says_h1() {
         each_unit_value::<Html>();
@@ -595,6 +600,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "html")]
     #[test]
     fn line_breaks_stop_where_their_table_says() {
         each_unit_value::<LineBreaks>();

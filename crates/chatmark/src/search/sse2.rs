@@ -120,10 +120,8 @@ pub(crate) fn units(v: m128i) -> m128i {
     sub_i8_m128i(zeroed_m128i(), add_i8_m128i(start, four))
 }
 
-/// How many more bytes than UTF-16 units bytes `a..b` of `v` hold (UTF-8: their
-/// continuation bytes less their four-byte leads), modulo 2^64: a four-byte character cut
-/// by a chunk's end counts -1 in its first chunk and +1 in the next, so a sum of chunks up
-/// to a place that cuts no character is exact.
+/// The excess of bytes `a..b` of `v` (UTF-8: their continuation bytes less their four-byte
+/// leads), modulo 2^64 ([`crate::utf16`], "Lengths by excess").
 #[inline(always)]
 pub(crate) fn excess_in(v: m128i, a: usize, b: usize) -> usize {
     (b - a).wrapping_sub(Sums::new().add(keep(units(v), a, b)).total())

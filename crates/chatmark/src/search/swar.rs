@@ -2,6 +2,7 @@
 //! stretch of plain text costs a few instructions per word rather than per byte. No
 //! `unsafe`: words are loaded from slices as arrays. (The searches over texts shorter than
 //! a chunk, HTML mode's output and [`crate::utf16_len`] for short texts use them.)
+#![cfg_attr(not(feature = "html"), allow(dead_code))]
 
 /// `0x01` in every byte of a word.
 pub(crate) const LO: u64 = u64::from_ne_bytes([1; 8]);
