@@ -873,7 +873,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     }
     let n = 0;
     for (const leaf of this._leaves()) {
-      if (leaf === node) return n + (leaf === this._placeholder ? 0 : offset);
+      // in the new item's placeholder (an IME composes into it), its U+200B is no unit
+      if (leaf === node) return n + offset - (leaf === this._placeholder && leaf.data.indexOf('\u200b') < offset);
       if (leaf.className === 'x' || point?.comparePoint(leaf, leaf.length ?? 0) > 0) break;
       n += this._unitsOf(leaf);
     }
@@ -887,10 +888,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     ];
   }
 
-  /** The units of the message a leaf holds: a <br> one, a text node its length (the
-   * placeholder of a new item none). */
+  /** The units of the message a leaf holds: a <br> one, a text node its length (less the
+   * U+200B of a new item's placeholder). */
   _unitsOf(leaf) {
-    return leaf === this._placeholder ? 0 : (leaf.length ?? 1);
+    return (leaf.length ?? 1) - (leaf === this._placeholder && leaf.data.includes('\u200b'));
   }
 
   /** The DOM point of UTF-16 offset `k`. */
@@ -921,8 +922,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
    * a composition, the format that was pending when it began applies to what it inserted. */
   _readEditor(composition) {
     this._snapshot();
+    this._pending = null; // before the selection is read: it has moved on in what was typed
     this._syncSelection();
-    this._pending = null;
     const value = this._engine.parseHtml(serialize(this._editor, this._placeholder));
     const pending = composition?.pending;
     if (!pending) return this._loadValue(value);

@@ -1149,3 +1149,60 @@ test('Shift+Enter in a list item goes on inside it, as markdown indents it (issu
   await assertShowsValue(c);
   await c.close();
 });
+
+// Issue 50: the defects found trying the composer as a product team would before adopting it,
+// one test each (every one failed on the code before its fix), then the form control and the
+// integration surface.
+
+/** The composer's parsed markdown, in the page. */
+const md = (c, source) => c.p.evaluate((s) => window.engine.parseMarkdown(s), source);
+const EMPTY = { text: '', text_styles: [] };
+
+/** Commits `word` as an IME does: composed a character at a time, then inserted. */
+async function compose(cdp, word) {
+  for (let k = 1; k <= word.length; k++) {
+    await cdp.send('Input.imeSetComposition', { text: word.slice(0, k), selectionStart: k, selectionEnd: k });
+  }
+  await cdp.send('Input.insertText', { text: word });
+}
+
+test('an IME word in a new list item, quote or indented line stays where it was typed (issue 50, 1)', {
+  skip,
+}, async () => {
+  const c = await open();
+  const cdp = await browser.context.newCDPSession(c.p);
+  const k = c.p.keyboard;
+  // a prefix typed at a line start makes an item (or quote) not typed into yet
+  for (const prefix of ['- ', '1. ', '> ']) {
+    await c.set(EMPTY);
+    await c.ed.click();
+    await k.type(prefix);
+    await compose(cdp, 'việt');
+    await k.type('X');
+    assert.deepEqual(await c.value(), await md(c, `${prefix}việtX`), prefix);
+    await assertShowsValue(c);
+  }
+  // the item Enter makes, and the line Shift+Enter makes inside an item
+  for (const [key, want] of [
+    ['Enter', '- a\n- việtX'],
+    ['Shift+Enter', '- a\n  việtX'],
+  ]) {
+    await c.set(EMPTY);
+    await c.ed.click();
+    await k.type('- a');
+    await k.press(key);
+    await compose(cdp, 'việt');
+    await k.type('X');
+    assert.deepEqual(await c.value(), await md(c, want), key);
+  }
+  // Gboard composes every word and commits the space after it
+  await c.set(EMPTY);
+  await c.ed.click();
+  await k.type('- ');
+  for (const word of ['Hey', 'yo', 'there']) {
+    await compose(cdp, word);
+    await cdp.send('Input.insertText', { text: ' ' });
+  }
+  assert.deepEqual(await c.value(), await md(c, '- Hey yo there '));
+  await c.close();
+});
