@@ -568,6 +568,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const range = this._domRange();
     if (!range || this._offsetsOf(range).some((k) => k !== caret))
       document.getSelection().setBaseAndExtent(node, offset + str.length, node, offset + str.length);
+    this._reveal();
     this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   }
 
@@ -916,6 +917,31 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   _restoreSelection() {
     const [start, end] = this._selection;
     document.getSelection().setBaseAndExtent(...this._pointAt(start), ...this._pointAt(end));
+    this._reveal();
+  }
+
+  /** Scrolls the editor to the caret (the selection's end) in the next frame, when its layout
+   * is made anyway: what the model placed, the browser does not scroll to. */
+  _reveal() {
+    cancelAnimationFrame(this._frame);
+    this._frame = requestAnimationFrame(() => {
+      const at = this._domRange();
+      if (!at) return;
+      const range = document.createRange();
+      range.setStart(at.endContainer, at.endOffset);
+      let rect = range.getBoundingClientRect();
+      if (!rect.height) {
+        // between elements (a <br>, an empty item) a collapsed range has no box: the node's
+        const node = at.endContainer.childNodes[at.endOffset] || at.endContainer;
+        rect = (node.nodeType === 1 ? node : node.parentElement).getBoundingClientRect();
+      }
+      const editor = this._editor;
+      const box = editor.getBoundingClientRect();
+      const below = rect.bottom + 8 - box.bottom;
+      const above = box.top + 8 - rect.top;
+      if (below > 0) editor.scrollTop += below;
+      else if (above > 0) editor.scrollTop -= above;
+    });
   }
 
   /** The browser's edits (IME, spell-check): the editor serialised, read by parseHtml; after

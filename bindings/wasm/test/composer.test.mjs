@@ -1206,3 +1206,42 @@ test('an IME word in a new list item, quote or indented line stays where it was 
   assert.deepEqual(await c.value(), await md(c, '- Hey yo there '));
   await c.close();
 });
+
+/** Whether the caret is inside the editor's visible box (it scrolls at 16em). */
+function caretInView(c) {
+  return c.p.evaluate(() => {
+    const el = document.querySelector('chatmark-composer');
+    const ed = el.shadowRoot.querySelector('.ed');
+    const at = document.getSelection().getComposedRanges({ shadowRoots: [el.shadowRoot] })[0];
+    const range = document.createRange();
+    range.setStart(at.endContainer, at.endOffset);
+    let rect = range.getBoundingClientRect();
+    if (!rect.height) {
+      const node = at.endContainer.childNodes[at.endOffset] || at.endContainer;
+      rect = (node.nodeType === 1 ? node : node.parentElement).getBoundingClientRect();
+    }
+    const box = ed.getBoundingClientRect();
+    return rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1 && ed.scrollHeight > ed.clientHeight;
+  });
+}
+const frame = (c) => c.p.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+
+test('the caret stays in view: Enter, typing and setSelectionRange scroll to it (issue 50, 2)', { skip }, async () => {
+  const c = await open();
+  const text = Array.from({ length: 20 }, (_, k) => `line ${k}`).join('\n');
+  await c.set({ text, text_styles: [] });
+  await c.select(0);
+  await frame(c);
+  assert.ok(await caretInView(c), 'at the start');
+  await c.select(text.length);
+  await frame(c);
+  assert.ok(await caretInView(c), 'setSelectionRange to the end');
+  await c.select(text.indexOf('line 8'));
+  for (let n = 0; n < 12; n++) await c.p.keyboard.press('Enter');
+  await frame(c);
+  assert.ok(await caretInView(c), 'after Enter in the middle');
+  await c.p.keyboard.type('typed');
+  await frame(c);
+  assert.ok(await caretInView(c), 'typing');
+  await c.close();
+});
