@@ -29,6 +29,8 @@ const bitOf = (code) => 1 << CODES.indexOf(code);
 const LINE = LIST | INDENT;
 /** The mask of the single-code family holding `bit` (a flag is its own family). */
 const familyOf = (bit) => [SIZE, COLOUR, LIST, INDENT].find((family) => family & bit) || bit;
+/** The indent level (0 to 5) of a mask. */
+const levelOf = (mask) => +(codesOf(mask & INDENT)[0]?.[4] || 0);
 /** Text for HTML, whitespace written as references so that H6 keeps it. */
 const escapeHtml = (s) => s.replace(/[&<>"\t\n\r\f ]/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Elements whose content never becomes text (from the editor or a paste). */
@@ -190,11 +192,12 @@ const SHELL = (toolbar) =>
   `<link rel="stylesheet" href="${cssUrl()}">` +
   '<div class="box" part="box" style="visibility:hidden">' +
   `<div role="toolbar" aria-label="Formatting" part="toolbar">${toolbar}</div>` +
-  '<div class="ed" part="editor" role="textbox" aria-multiline="true" aria-label="Message" aria-describedby="ct" spellcheck="true"></div>' +
+  '<div class="ed" part="editor" role="textbox" aria-multiline="true" aria-label="Message" aria-describedby="ct kh" spellcheck="true"></div>' +
   '<textarea class="md" part="source" aria-label="Message, markdown source" aria-describedby="ct" hidden></textarea>' +
   '<div class="pv" part="preview" aria-label="Preview" hidden></div>' +
   '<div class="ft" part="footer"><span class="nt" role="status"></span>' +
   '<span id="ct"><span class="ct"></span><span class="sr"> characters left</span></span>' +
+  '<span id="kh" class="sr">In a list, Tab and Shift+Tab change the level; Esc then Tab leaves.</span>' +
   '<button class="sd" part="send">Send</button></div></div>';
 
 // Off the browser (server-side rendering imports this module in Node) there is no HTMLElement:
@@ -728,6 +731,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const key = event.key;
     const buttons = this._buttons;
     const at = buttons.indexOf(event.target);
+    const escaped = this._escaped;
+    this._escaped = key === 'Escape';
     if (key === 'Enter' && (mod || (this.enterSends && !event.shiftKey && event.target === this._source))) {
       if (event.isComposing) return; // Enter that ends an IME composition sends nothing
       event.preventDefault();
@@ -740,10 +745,15 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       buttons[to].tabIndex = 0;
       buttons[to].focus();
       event.preventDefault();
-    } else if (key === 'Tab' && !mod && !event.altKey && event.target === this._editor && this._inList()) {
-      // in a list, Tab and Shift+Tab move the items a level in and out (elsewhere Tab leaves)
-      event.preventDefault();
-      this._applyLineTool(event.shiftKey ? 'out' : 'in');
+    } else if (key === 'Tab' && !mod && !event.altKey && !escaped && event.target === this._editor) {
+      // in a list, Tab and Shift+Tab move the items a level in and out while there is a level
+      // to go to; elsewhere, after Esc, or past the last level, Tab leaves (no keyboard trap)
+      const mask = this._lineMask();
+      const level = levelOf(mask);
+      if (mask & LIST && (event.shiftKey ? level : level < 5)) {
+        event.preventDefault();
+        this._applyLineTool(event.shiftKey ? 'out' : 'in');
+      }
     } else if (mod && !event.altKey && (event.target === this._editor || at >= 0)) {
       // shortcuts work from the toolbar too, on the editor's selection
       const code = { b: 'b', i: 'i', u: 'u', X: 's' }[event.shiftKey ? key.toUpperCase() : key.toLowerCase()];
@@ -757,12 +767,12 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     }
   }
 
-  /** Whether the selection (read from the DOM first) starts on a list item's line. */
-  _inList() {
+  /** The line codes of the line where the selection (read from the DOM first) starts. */
+  _lineMask() {
     this._syncSelection();
     const [start] = this._selection;
     const lineStart = this._text.lastIndexOf('\n', start - 1) + 1;
-    return !!(this._typingMask(lineStart, Math.max(lineStart, start)) & LIST);
+    return this._typingMask(lineStart, Math.max(lineStart, start)) & LINE;
   }
 
   /** Reads the DOM selection into the model's; returns 1 when the editor holds it. */

@@ -106,7 +106,7 @@ test('typing, Enter and Backspace give the plain message', { skip }, async () =>
   assert.deepEqual(await c.value(), { text: 'Hello, world', text_styles: [] });
   assert.ok((await c.global('inputs')) >= 12);
   // the counter describes the text box (aria-describedby), in words
-  assert.equal(await c.ed.getAttribute('aria-describedby'), 'ct');
+  assert.equal(await c.ed.getAttribute('aria-describedby'), 'ct kh');
   assert.equal(await c.p.locator('chatmark-composer #ct').textContent(), '1988 characters left');
   await c.p.keyboard.press('Enter');
   await c.p.keyboard.type('two  spaces ');
@@ -1243,5 +1243,43 @@ test('the caret stays in view: Enter, typing and setSelectionRange scroll to it 
   await c.p.keyboard.type('typed');
   await frame(c);
   assert.ok(await caretInView(c), 'typing');
+  await c.close();
+});
+
+test('no keyboard trap: Esc then Tab, Shift+Tab at the top level and Tab at the deepest leave a list (issue 50, 3)', {
+  skip,
+}, async () => {
+  const c = await open();
+  const k = c.p.keyboard;
+  const inEditor = () =>
+    c.p.evaluate(() => {
+      const root = document.querySelector('chatmark-composer').shadowRoot;
+      return root.activeElement === root.querySelector('.ed');
+    });
+  await c.set(await md(c, '- one\n- two'));
+  await c.ed.click();
+  await c.select(6);
+  await k.press('Escape');
+  await k.press('Tab');
+  assert.equal(await inEditor(), false, 'Esc then Tab');
+  assert.deepEqual(await c.value(), await md(c, '- one\n- two'));
+  await c.select(6);
+  await k.press('Shift+Tab'); // a top-level item has no level to go out of: back to the toolbar
+  assert.equal(await inEditor(), false, 'Shift+Tab');
+  await c.select(6);
+  for (let n = 0; n < 5; n++) await k.press('Tab');
+  assert.equal(await inEditor(), true);
+  assert.deepEqual((await c.value()).text_styles[1].st, ['lst_1', 'ind_5']);
+  await k.press('Tab'); // no deeper level: Tab moves on, as in any text box
+  assert.equal(await inEditor(), false, 'Tab at level 5');
+  // the way out is part of the text box's description
+  const description = await c.ed.evaluate((ed) =>
+    ed
+      .getAttribute('aria-describedby')
+      .split(' ')
+      .map((id) => ed.getRootNode().getElementById(id).textContent)
+      .join(' '),
+  );
+  assert.match(description, /Esc/);
   await c.close();
 });
