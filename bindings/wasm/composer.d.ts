@@ -49,7 +49,10 @@ export declare class ChatmarkComposer extends HTMLElement {
   value: Formatted;
   /** `wysiwyg` (default) or `markdown`; reflects the attribute. Switching keeps the message. */
   mode: 'wysiwyg' | 'markdown';
-  /** Most UTF-16 units of `value.text` (attribute `max-length`, default 2000). */
+  /**
+   * Most UTF-16 units of `value.text`: the attribute `maxlength` (or `max-length`), default
+   * 2000. Longer is `over`: not sent, and invalid in a form (`validity.tooLong`).
+   */
   maxLength: number;
   /** Shown while the message is empty (attribute `placeholder`). */
   placeholder: string;
@@ -60,8 +63,34 @@ export declare class ChatmarkComposer extends HTMLElement {
   enterSends: boolean;
   /** True while `value.text` is longer than `maxLength`; `send` is refused then. */
   readonly over: boolean;
-  /** Whether there is a message to send: not blank (whitespace only) and not over. */
+  /**
+   * Whether there is a message to send: not blank (whitespace only), not over, the element
+   * neither disabled nor read-only.
+   */
   readonly sendable: boolean;
+
+  // A form control (form-associated, through ElementInternals). With `name`, a form submits
+  // the text under `name` and the runs as JSON under `${name}_styles`: name="text" gives the
+  // `text` and `text_styles` fields of sendMessage.
+
+  /** The form field's name (attribute `name`); without one nothing is submitted. */
+  name: string;
+  /** Not editable, not focusable, not submitted (attribute `disabled`; a disabled fieldset too). */
+  disabled: boolean;
+  /** Focusable and selectable, not editable, not validated (attribute `readonly`). */
+  readOnly: boolean;
+  /** A blank message is invalid (`validity.valueMissing`; attribute `required`). */
+  required: boolean;
+  /** What the form's `reset()` puts back (empty unless set). */
+  defaultValue: Formatted | string;
+  readonly form: HTMLFormElement | null;
+  readonly labels: NodeList;
+  /** `valueMissing` (required and blank) and `tooLong` (over `maxLength`). */
+  readonly validity: ValidityState;
+  readonly validationMessage: string;
+  readonly willValidate: boolean;
+  checkValidity(): boolean;
+  reportValidity(): boolean;
   /** Selects UTF-16 units `[start, end)` of the text (of the source in markdown mode). */
   setSelectionRange(start: number, end?: number): void;
   /**
@@ -94,8 +123,14 @@ export declare class ChatmarkComposer extends HTMLElement {
 /** The element's attributes, as JSX writes them. */
 export interface ChatmarkComposerAttributes {
   mode?: 'wysiwyg' | 'markdown';
+  maxlength?: number | string;
   'max-length'?: number | string;
   placeholder?: string;
+  name?: string;
+  disabled?: boolean;
+  readonly?: boolean;
+  required?: boolean;
+  'enter-sends'?: boolean;
 }
 
 declare global {

@@ -204,10 +204,26 @@ const SHELL = (toolbar) =>
 // the class is defined on a stand-in, and no element is registered.
 export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   static engine = browser;
-  static observedAttributes = ['mode', 'max-length', 'placeholder', 'aria-label'];
+  static observedAttributes = [
+    'mode',
+    'max-length',
+    'maxlength',
+    'placeholder',
+    'aria-label',
+    'disabled',
+    'readonly',
+    'required',
+    'name',
+  ];
+  /** A form control: its value is submitted under `name`, validated, reset and disabled with
+   * the form (ElementInternals). */
+  static formAssociated = true;
 
   constructor() {
     super();
+    this._internals = this.attachInternals();
+    /** The value a form's reset restores. */
+    this.defaultValue = { text: '', text_styles: [] };
     const root = this.attachShadow({ mode: 'open' });
     const $ = (selector) => root.querySelector(selector);
     const on = (target, type, handler) => target.addEventListener(type, handler.bind(this));
@@ -244,6 +260,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     });
     on(editor, 'paste', (event) => {
       event.preventDefault();
+      if (this._locked) return;
       this._syncSelection();
       this._paste(event.clipboardData, ...this._selection);
     });
@@ -282,7 +299,6 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       await (engine.init || engine.default)?.();
       await this._styled;
       this._engine = engine;
-      this._editor.contentEditable = 'true';
       this._setValue(this._value);
       this._applyAttributes();
     })();
@@ -293,9 +309,34 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     if (this._engine) this._applyAttributes();
   }
 
+  /** A disabled fieldset or form around it, or its own `disabled`, changed. */
+  formDisabledCallback(disabled) {
+    this._formDisabled = disabled;
+    this.attributeChangedCallback();
+  }
+
+  formResetCallback() {
+    this.value = this.defaultValue;
+  }
+
+  formStateRestoreCallback(state) {
+    this.value = JSON.parse(state);
+  }
+
   _applyAttributes() {
     const placeholder = this.placeholder;
     const markdown = this.mode === 'markdown';
+    // disabled: neither editable nor focusable (nor submitted); read-only: focusable and
+    // selectable, not editable
+    const readOnly = this.readOnly;
+    const disabled = this._formDisabled || this.disabled;
+    const editor = this._editor;
+    this._locked = disabled || readOnly;
+    editor.contentEditable = !this._locked;
+    if (readOnly && !disabled) editor.tabIndex = 0;
+    else editor.removeAttribute('tabindex');
+    editor.ariaReadOnly = this._source.readOnly = readOnly;
+    editor.ariaDisabled = this._source.disabled = disabled;
     this._editor.ariaPlaceholder = this._source.placeholder = placeholder;
     // the element's own label names its text box (the element itself is no control)
     const label = this.getAttribute('aria-label') || 'Message';
@@ -314,8 +355,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       } else this._loadValue(this._value, 1);
       this._editor.hidden = markdown;
       this._source.hidden = this._preview.hidden = !markdown;
-      for (const button of this._buttons) button.disabled = markdown && button.dataset.k !== 'md';
     }
+    for (const button of this._buttons)
+      button.disabled = disabled || ((markdown || readOnly) && button.dataset.k !== 'md');
     this._refresh();
   }
 
@@ -328,12 +370,12 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   }
 
   get maxLength() {
-    const n = parseInt(this.getAttribute('max-length'), 10);
+    const n = parseInt(this.getAttribute('maxlength') ?? this.getAttribute('max-length'), 10);
     return n >= 0 ? n : 2000;
   }
 
   set maxLength(n) {
-    this.setAttribute('max-length', n);
+    this.setAttribute('maxlength', n);
   }
 
   get placeholder() {
@@ -364,14 +406,12 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     else this._value = value;
   }
 
-  /** Whether Enter sends the message (Shift+Enter then starts a new line); Ctrl+Enter always
-   * sends. The `enter-sends` attribute. */
-  get enterSends() {
-    return this.hasAttribute('enter-sends');
+  checkValidity() {
+    return this._internals.checkValidity();
   }
 
-  set enterSends(on) {
-    this.toggleAttribute('enter-sends', !!on);
+  reportValidity() {
+    return this._internals.reportValidity();
   }
 
   /** Replaces the message (canonicalised), caret at its end, history cleared. */
@@ -410,9 +450,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     (this._markdownMode ? this._source : this._editor).focus(options);
   }
 
-  /** Whether there is a message to send: not blank, not over the limit. */
+  /** Whether there is a message to send: not blank, not over the limit, the element neither
+   * disabled nor read-only. */
   get sendable() {
-    return this._value.text.trim() !== '' && !this.over;
+    return this._value.text.trim() !== '' && !this.over && !this._locked;
   }
 
   /** Fires `send` with the value (unless blank or over the limit); clears when not cancelled. */
@@ -481,6 +522,23 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this.toggleAttribute('over', over);
     this._editor.ariaInvalid = this._source.ariaInvalid = over;
     if (this._markdownMode) this._preview.innerHTML = this._engine.toHtml(this._value);
+    // the form's view: `name` the text and `name`_styles its runs (JSON), as sendMessage
+    // names them with name="text"; validity from `required` and the limit
+    const value = this._value;
+    const name = this.getAttribute('name');
+    let data = null;
+    if (name) {
+      data = new FormData();
+      data.append(name, value.text);
+      data.append(`${name}_styles`, JSON.stringify(value.text_styles));
+    }
+    this._internals.setFormValue(data, name && JSON.stringify(value));
+    const missing = this.required && !value.text.trim();
+    this._internals.setValidity(
+      { valueMissing: missing, tooLong: over },
+      missing ? 'Write a message.' : over ? `${-left} characters too long` : '',
+      this._markdownMode ? this._source : this._editor,
+    );
     this._updateButtons();
     if (fire) this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   }
@@ -1036,6 +1094,23 @@ function serialize(root, placeholder) {
   }
   return out;
 }
+
+// reflected boolean attributes, and what the form control's internals say
+for (const [prop, attr = prop] of [['disabled'], ['readOnly', 'readonly'], ['required'], ['enterSends', 'enter-sends']])
+  Object.defineProperty(ChatmarkComposer.prototype, prop, {
+    get() {
+      return this.hasAttribute(attr);
+    },
+    set(on) {
+      this.toggleAttribute(attr, !!on);
+    },
+  });
+for (const prop of ['form', 'labels', 'validity', 'validationMessage', 'willValidate'])
+  Object.defineProperty(ChatmarkComposer.prototype, prop, {
+    get() {
+      return this._internals[prop];
+    },
+  });
 
 if (globalThis.customElements && !customElements.get('chatmark-composer')) {
   document.addEventListener('selectionchange', () => {

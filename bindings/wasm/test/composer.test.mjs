@@ -1283,3 +1283,93 @@ test('no keyboard trap: Esc then Tab, Shift+Tab at the top level and Tab at the 
   assert.match(description, /Esc/);
   await c.close();
 });
+
+/** A page with `html` in its body and the composer module loaded; answers the page. */
+async function page(html) {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.goto(`${server.origin}/test/page.html`);
+  await p.evaluate(async (html) => {
+    document.body.innerHTML = html;
+    await import('/js/composer.min.js');
+    window.engine = await import('/js/browser.js');
+    await Promise.all([...document.querySelectorAll('chatmark-composer')].map((c) => c.ready));
+  }, html);
+  p.errors = errors;
+  return p;
+}
+
+test('a form control: FormData, validity with required and maxlength, reset, disabled, readonly (issue 50, 4)', {
+  skip,
+}, async () => {
+  const p = await page(
+    '<form><fieldset><chatmark-composer name="text" required maxlength="10"></chatmark-composer></fieldset></form>',
+  );
+  const state = () =>
+    p.evaluate(() => {
+      const form = document.querySelector('form');
+      const el = document.querySelector('chatmark-composer');
+      const data = new FormData(form);
+      return {
+        text: data.get('text'),
+        styles: data.get('text_styles'),
+        valid: form.checkValidity(),
+        missing: el.validity.valueMissing,
+        tooLong: el.validity.tooLong,
+        message: el.validationMessage,
+        editable: el.shadowRoot.querySelector('.ed').contentEditable,
+        send: el.shadowRoot.querySelector('.sd').disabled,
+        counter: el.shadowRoot.querySelector('.ct').textContent,
+      };
+    });
+  let s = await state();
+  assert.deepEqual([s.text, s.styles, s.valid, s.missing, s.tooLong], ['', '[]', false, true, false]);
+  assert.ok(s.message);
+  assert.equal(s.counter, '10'); // the standard maxlength attribute
+  await p.locator('chatmark-composer [role=textbox]').click();
+  await p.keyboard.press('Control+b');
+  await p.keyboard.type('hi');
+  s = await state();
+  assert.deepEqual([s.text, JSON.parse(s.styles), s.valid], ['hi', [{ start: 0, len: 2, st: ['b'] }], true]);
+  await p.keyboard.type(' and more');
+  s = await state();
+  assert.deepEqual([s.valid, s.tooLong], [false, true]);
+  // reset brings back the default value (empty unless set)
+  await p.evaluate(() => document.querySelector('form').reset());
+  s = await state();
+  assert.deepEqual([s.text, s.missing], ['', true]);
+  // disabled (its own attribute, or a disabled fieldset): not editable, not sent, not submitted
+  for (const disable of ['its own attribute', 'a disabled fieldset']) {
+    await p.evaluate((how) => {
+      const el = document.querySelector('chatmark-composer');
+      el.value = { text: 'kept', text_styles: [] };
+      if (how === 'a disabled fieldset') document.querySelector('fieldset').disabled = true;
+      else el.disabled = true;
+    }, disable);
+    s = await state();
+    assert.deepEqual([s.text, s.editable, s.send], [null, 'false', true], disable);
+    assert.equal(await p.evaluate(() => document.querySelector('chatmark-composer').send()), false);
+    await p.evaluate(() => {
+      document.querySelector('chatmark-composer').disabled = false;
+      document.querySelector('fieldset').disabled = false;
+    });
+    s = await state();
+    assert.deepEqual([s.text, s.editable], ['kept', 'true']);
+  }
+  // readonly: focusable and selectable, not editable, not validated
+  await p.evaluate(() => {
+    const el = document.querySelector('chatmark-composer');
+    el.readOnly = true;
+    el.value = { text: '', text_styles: [] };
+  });
+  s = await state();
+  assert.deepEqual([s.editable, s.valid], ['false', true]);
+  await p.locator('chatmark-composer [role=textbox]').focus();
+  await p.keyboard.type('no');
+  await p.keyboard.press('Control+b');
+  assert.equal((await state()).text, '');
+  assert.equal(await p.locator('chatmark-composer [role=textbox]').getAttribute('aria-readonly'), 'true');
+  assert.deepEqual(p.errors, []);
+  await p.close();
+});

@@ -17,5 +17,12 @@ c.addEventListener('send', (e) => {
   console.log(body.text_styles.length, same.over, c.value.text);
 });
 c.setSelectionRange(0, 5);
+// a form control
+c.name = 'text';
+c.required = true;
+c.disabled = c.readOnly;
+c.defaultValue = '';
+const valid: boolean = c.checkValidity() && !c.validity.valueMissing && c.form instanceof HTMLFormElement;
+console.log(valid, c.validationMessage);
 const sent: boolean = c.send();
 console.log(sent);
