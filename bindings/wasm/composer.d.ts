@@ -15,8 +15,17 @@ export interface ComposerEngine {
 }
 
 export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'input'> {
-  /** The user changed the message (bubbles, composed); not fired when `value` is set. */
-  input: Event;
+  /**
+   * Before the user changes the message (bubbles, composed): cancel it and the change does not
+   * happen. `inputType` and `data` as a text box's (`insertText`, `insertParagraph`,
+   * `deleteContentBackward`, `insertFromPaste`, `historyUndo`…).
+   */
+  beforeinput: InputEvent;
+  /**
+   * The user (or `insertText`) changed the message (bubbles, composed); `inputType` and `data`
+   * say how (`inputType` is empty for a toolbar format). Not fired when `value` is set.
+   */
+  input: InputEvent;
   /** Ctrl/Cmd+Enter or the send button: `detail` is the value. Cancel it to keep the text. */
   send: CustomEvent<Formatted>;
 }
@@ -91,8 +100,26 @@ export declare class ChatmarkComposer extends HTMLElement {
   readonly willValidate: boolean;
   checkValidity(): boolean;
   reportValidity(): boolean;
-  /** Selects UTF-16 units `[start, end)` of the text (of the source in markdown mode). */
+  /**
+   * Selects UTF-16 units `[start, end)` of the text (of the source in markdown mode); a
+   * boundary inside a character (a surrogate pair, an emoji sequence) moves outward.
+   */
   setSelectionRange(start: number, end?: number): void;
+  /** Where the selection starts, in UTF-16 units of `value.text` (of the source in markdown mode). */
+  selectionStart: number;
+  /** Where the selection ends (the caret when it is collapsed). */
+  selectionEnd: number;
+  /**
+   * Replaces the selection with `text` as one undo step, the caret after it: in the codes
+   * `styles` when given (`['b']`; unknown codes are ignored), else in the look typing would
+   * give it. Fires `input` (`insertText`). For mentions and emoji pickers: unlike setting
+   * `value`, it keeps the caret and the undo history.
+   *
+   * @example
+   * composer.setSelectionRange(at, composer.selectionEnd); // the typed `@sa`
+   * composer.insertText('@sam ', []);
+   */
+  insertText(text: string, styles?: readonly string[]): void;
   /**
    * Dispatches `send` unless the message is empty or too long (then answers false); clears
    * the composer unless a listener cancels the event.

@@ -244,8 +244,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._nodesChanged = new MutationObserver(() => (this._leafList = null));
     this._nodesChanged.observe(editor, { childList: true, subtree: true });
     on(editor, 'beforeinput', this._onBeforeInput);
+    // the host hears the composer's own input events, which say what changed the value
     on(editor, 'input', (event) => {
       event.stopPropagation();
+      this._input = event;
       if (!event.isComposing) this._readEditor();
     });
     // a format pending at the caret (Ctrl+B with no selection) holds through an IME
@@ -253,16 +255,17 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     on(editor, 'compositionstart', () => {
       this._composition = { pending: this._pending, length: this._text.length };
     });
-    on(editor, 'compositionend', () => {
+    on(editor, 'compositionend', (event) => {
       const composition = this._composition;
       this._composition = null;
+      this._input = { inputType: 'insertCompositionText', data: event.data };
       this._readEditor(composition);
     });
     on(editor, 'paste', (event) => {
       event.preventDefault();
-      if (this._locked) return;
       this._syncSelection();
-      this._paste(event.clipboardData, ...this._selection);
+      if (!this._locked && this._ask({ inputType: 'insertFromPaste', dataTransfer: event.clipboardData }))
+        this._paste(event.clipboardData, ...this._selection);
     });
     on(editor, 'mousedown', () => (this._pointerDown = 1));
     on(editor, 'focus', () => {
@@ -271,6 +274,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     });
     on(this._source, 'input', (event) => {
       event.stopPropagation();
+      this._input = event;
       const [value, kept] = keepUnwritable(this._value, this._engine.parseMarkdown(this._source.value));
       this._value = value;
       this._note.textContent = kept.length ? `Not in markdown: ${kept.join(', ')}` : '';
@@ -446,6 +450,49 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._updateButtons();
   }
 
+  /** The selection's start, in UTF-16 units of the text (of the source in markdown mode). */
+  get selectionStart() {
+    return this._selectionNow()[0];
+  }
+
+  set selectionStart(k) {
+    this.setSelectionRange(k, Math.max(k, this.selectionEnd));
+  }
+
+  get selectionEnd() {
+    return this._selectionNow()[1];
+  }
+
+  set selectionEnd(k) {
+    this.setSelectionRange(Math.min(this.selectionStart, k), k);
+  }
+
+  _selectionNow() {
+    const source = this._source;
+    if (this._markdownMode) return [source.selectionStart, source.selectionEnd];
+    this._syncSelection();
+    return this._selection || [0, 0];
+  }
+
+  /** Replaces the selection with `text`, in the codes `styles` (else in the look typing would
+   * give it), as one undo step; the caret after it. For mentions, emoji and the like. */
+  insertText(text, styles) {
+    text = `${text}`.replace(/\r\n?/g, '\n');
+    const source = this._source;
+    if (this._markdownMode) {
+      source.setRangeText(text, source.selectionStart, source.selectionEnd, 'end');
+      return source.dispatchEvent(new InputEvent('input', { inputType: 'insertText', data: text }));
+    }
+    const [start, end] = this._selectionNow();
+    let masks = 0;
+    if (styles) {
+      const mask = styles.reduce((m, code) => (CODES.includes(code) ? withCodes(m, bitOf(code)) : m), 0);
+      masks = Array(text.length).fill((this._typingMask(start, end) & LINE) | (mask & ~LINE));
+    }
+    this._input = { inputType: 'insertText', data: text };
+    this._replace(start, end, text, masks);
+  }
+
   focus(options) {
     (this._markdownMode ? this._source : this._editor).focus(options);
   }
@@ -540,7 +587,24 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       this._markdownMode ? this._source : this._editor,
     );
     this._updateButtons();
-    if (fire) this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    if (fire) this._fire();
+  }
+
+  /** The host's `input` event: what changed the value (`inputType` and `data`), as a text box's. */
+  _fire() {
+    const { inputType = '', data = null } = this._input || {};
+    this._input = null;
+    this.dispatchEvent(new InputEvent('input', { inputType, data, bubbles: true, composed: true }));
+  }
+
+  /** Asks the host whether an edit may happen: a cancelable `beforeinput` on the element (the
+   * browser's own one stops at the editor, where the composer acts on it before any listener
+   * of the host could cancel it). */
+  _ask(init) {
+    this._input = init;
+    return this.dispatchEvent(
+      new InputEvent('beforeinput', { cancelable: true, bubbles: true, composed: true, ...init }),
+    );
   }
 
   /** The mask that typing at [start, end) takes: the pending codes (a toolbar press with no
@@ -630,7 +694,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     if (!range || this._offsetsOf(range).some((k) => k !== caret))
       document.getSelection().setBaseAndExtent(node, offset + str.length, node, offset + str.length);
     this._reveal();
-    this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    this._fire();
   }
 
   /** Where an edit of [start, end) into `str` (its units masked `mask`) can be made on the
@@ -705,8 +769,21 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   /** Edits the browser would make are made on the model instead (IME composition aside). */
   _onBeforeInput(event) {
+    event.stopPropagation();
     this._syncSelection();
     const type = event.inputType;
+    const { data, dataTransfer, isComposing, cancelable } = event;
+    if (
+      !this._ask({
+        inputType: type,
+        data,
+        dataTransfer,
+        isComposing,
+        cancelable,
+        targetRanges: event.getTargetRanges(),
+      })
+    )
+      return event.preventDefault();
     const [start, end] = this._selection;
     const text = this._text;
     // the browser's target range, read only where it says more than the selection
@@ -820,7 +897,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
         this._applyTool(code);
       } else if (/^[zy]$/i.test(key)) {
         event.preventDefault();
-        this._stepHistory(/y/i.test(key) || event.shiftKey);
+        const redo = /y/i.test(key) || event.shiftKey;
+        if (this._ask({ inputType: redo ? 'historyRedo' : 'historyUndo' })) this._stepHistory(redo);
       }
     }
   }

@@ -1,4 +1,5 @@
-// The size budgets of the package's wasm files (issue 14), checked after every build: prints
+// The size budgets of the package's wasm files (issue 14) and of the composer's minified JS
+// (issue 50), checked after every build: prints
 // each file's raw and gzip -9 sizes against its budget and fails when one is over. Sizes are
 // deterministic for the pinned toolchain (Rust 1.95, wasm-bindgen 0.2.130, binaryen 132), so
 // a change that grows a file past its budget fails `bash scripts/wasm`; benches/RESULTS.md
@@ -11,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { constants, gzipSync } from 'node:zlib';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', 'pkg');
-// [file, entry, budget in gzip -9 bytes (issue 14)]
+// [file (in pkg/), entry, budget in gzip -9 bytes (issue 14; the composer's JS: issue 50)]
 const BUDGETS = [
   ['chatmark_bg.wasm', 'chatmark', 65536],
   ['chatmark_markdown_bg.wasm', 'chatmark/markdown', 32768],
+  ['../js/composer.min.js', 'chatmark/composer', 10240],
 ];
 
 /** The size of `gzip -9c` of the bytes; zlib at level 9 where there is no gzip binary. */
@@ -36,6 +38,6 @@ for (const [file, entry, budget] of BUDGETS) {
   );
 }
 if (over && !process.argv.includes('--print')) {
-  console.error(`size check: ${over} wasm file(s) over their gzip -9 budget`);
+  console.error(`size check: ${over} file(s) over their gzip -9 budget`);
   process.exit(1);
 }

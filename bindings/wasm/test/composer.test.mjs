@@ -12,9 +12,11 @@ import { gzipSync } from 'node:zlib';
 import { CHROMIUM, launchChromium, pkgRoot, repoRoot, serve } from './helpers.mjs';
 
 const skip = !existsSync(CHROMIUM) && `no ${CHROMIUM} (apt-get install chromium)`;
-const BUDGET = 8 * 1024; // gzip -9 bytes of JS the composer entry adds (issue 15; 8 KB since issue 23)
+// gzip -9 bytes of JS the composer entry adds (issue 15; 8 KB since issue 23, 10 KB since issue
+// 50: form association and the integration surface); scripts/size-check.mjs prints it too
+const BUDGET = 10 * 1024;
 
-test('the composer entry adds at most 8 KB gzip -9 of JS (the shipped, minified file)', () => {
+test('the composer entry adds at most 10 KB gzip -9 of JS (the shipped, minified file)', () => {
   const js = readFileSync(join(pkgRoot, 'js', 'composer.min.js'));
   const css = readFileSync(join(pkgRoot, 'js', 'composer.css'));
   const gz = (b) => gzipSync(b, { level: 9 }).length;
@@ -1372,4 +1374,50 @@ test('a form control: FormData, validity with required and maxlength, reset, dis
   assert.equal(await p.locator('chatmark-composer [role=textbox]').getAttribute('aria-readonly'), 'true');
   assert.deepEqual(p.errors, []);
   await p.close();
+});
+
+test('integration: host beforeinput cancels, input says what, selectionStart/End, insertText keeps undo (issue 50, 5)', {
+  skip,
+}, async () => {
+  const c = await open();
+  const k = c.p.keyboard;
+  await c.p.evaluate(() => {
+    const el = document.querySelector('chatmark-composer');
+    window.inputTypes = [];
+    el.addEventListener('beforeinput', (e) => e.data === 'x' && e.preventDefault());
+    el.addEventListener('input', (e) => window.inputTypes.push(`${e.inputType}:${e.data}`));
+  });
+  await c.ed.click();
+  await k.type('axb');
+  await k.press('Enter');
+  assert.deepEqual(await c.value(), { text: 'ab\n', text_styles: [] });
+  assert.deepEqual(await c.global('inputTypes'), ['insertText:a', 'insertText:b', 'insertParagraph:null']);
+  // the selection in UTF-16 units, both ways
+  await c.set({ text: 'Hi 😀 there', text_styles: [] });
+  await c.select(3, 5);
+  const sel = () =>
+    c.p.evaluate(() => {
+      const el = document.querySelector('chatmark-composer');
+      return [el.selectionStart, el.selectionEnd];
+    });
+  assert.deepEqual(await sel(), [3, 5]);
+  await c.p.evaluate(() => {
+    document.querySelector('chatmark-composer').selectionStart = 6;
+  });
+  assert.deepEqual(await sel(), [6, 6]);
+  // insertText at the selection, styled, one undo step; the caret after it
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').insertText('@Sam', ['b']));
+  assert.deepEqual(await c.value(), {
+    text: 'Hi 😀 @Samthere',
+    text_styles: [{ start: 6, len: 4, st: ['b'] }],
+  });
+  assert.deepEqual(await sel(), [10, 10]);
+  await c.ed.focus();
+  await k.type(' ');
+  await k.press('Control+z');
+  await k.press('Control+z');
+  assert.deepEqual(await c.value(), { text: 'Hi 😀 there', text_styles: [] });
+  await k.press('Control+y');
+  assert.equal((await c.value()).text, 'Hi 😀 @Samthere');
+  await c.close();
 });

@@ -24,5 +24,10 @@ c.disabled = c.readOnly;
 c.defaultValue = '';
 const valid: boolean = c.checkValidity() && !c.validity.valueMissing && c.form instanceof HTMLFormElement;
 console.log(valid, c.validationMessage);
+// the integration surface
+c.addEventListener('beforeinput', (e) => e.data === '@' && e.preventDefault());
+c.addEventListener('input', (e) => console.log(e.inputType, e.data));
+c.insertText('@sam', ['b']);
+c.selectionStart = c.selectionEnd - 1;
 const sent: boolean = c.send();
 console.log(sent);
