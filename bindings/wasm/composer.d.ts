@@ -158,6 +158,8 @@ export interface ChatmarkComposerAttributes {
   readonly?: boolean;
   required?: boolean;
   'enter-sends'?: boolean;
+  /** `off`: markdown typed in the editor stays text (no live `**bold**`, `- ` lists…). */
+  autoformat?: 'on' | 'off';
 }
 
 declare global {

@@ -723,7 +723,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const text = this._text;
     const engine = this._engine;
     const lineStart = text.lastIndexOf('\n', caret - 1) + 1;
-    const typed = text.slice(lineStart, caret);
+    let typed = text.slice(lineStart, caret);
     if (/^(?:[-*+]|\d{1,3}\.|>+) $/.test(typed)) {
       const parsed = engine.parseMarkdown(`${typed}x`);
       if (parsed.text !== 'x') return;
@@ -740,13 +740,21 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       }
       return this._updateButtons();
     }
-    const close = /(\*\*|__|~~|[*_]|\{\/([a-z]+)\})$/.exec(typed);
+    let end = caret;
+    let close = /(\*\*|~~|\*|\{\/([a-z]+)\})$/.exec(typed);
+    if (!close && /\s$/.test(typed)) {
+      // `_` and `__` wait for the space after them: `__init__.py` goes on as a name
+      typed = typed.slice(0, -1);
+      end--;
+      close = /(__|_)$/.exec(typed);
+    }
     if (!close) return;
     const opener = close[2] ? `{${close[2]}}` : close[1];
     const innerEnd = typed.length - close[0].length;
     const at = typed.lastIndexOf(opener, innerEnd - opener.length);
-    // an opener one of a doubled delimiter (`**x*`) waits: the user may be typing `**x**`
-    if (at < 0 || (!close[2] && typed[at - 1] === opener[0])) return;
+    // an opener one of a doubled delimiter (`**x*`) waits: the user may be typing `**x**`;
+    // one inside a word or number (`5*2=10 or 3*4`) is no markup a person means
+    if (at < 0 || (!close[2] && (typed[at - 1] === opener[0] || /[\p{L}\p{N}]/u.test(typed[at - 1] || '')))) return;
     const inner = typed.slice(at + opener.length, innerEnd);
     // the unit before the opener decides whether it can open (I4's flanking): read it too,
     // after a letter that keeps it off the line start (where a space would be indentation)
@@ -762,8 +770,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       if (!codes) return;
       masks.push(withCodes(this._masks[from + opener.length + k], codes));
     }
-    this._replace(from, caret, inner, masks);
-    this._pending = { at: from + inner.length, mask: look };
+    this._replace(from, end, inner, masks, 0, from + inner.length + caret - end);
+    if (end === caret) this._pending = { at: from + inner.length, mask: look };
     this._updateButtons();
   }
 
@@ -797,7 +805,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     if (type.startsWith('history')) this._stepHistory(type === 'historyRedo');
     else if (type === 'insertText') {
       this._replace(start, end, event.data, 0, /\s/.test(event.data) ? 0 : 'type');
-      if (start === end && event.data.length === 1) this._shortcut(start + 1);
+      if (start === end && event.data.length === 1 && this.getAttribute('autoformat') !== 'off')
+        this._shortcut(start + 1);
     } else if (type === 'insertReplacementText') {
       this._replace(...target(), event.data ?? event.dataTransfer.getData('text/plain'));
     } else if (type === 'insertParagraph' && this.enterSends) {

@@ -874,8 +874,8 @@ test('markdown typed in the editor becomes its format; one undo brings it back (
   };
   const run = (start, len, ...st) => ({ start, len, st });
   assert.deepEqual(await typed('**bold** then'), { text: 'bold then', text_styles: [run(0, 4, 'b')] });
-  assert.deepEqual(await typed('an *it* and _it_'), {
-    text: 'an it and it',
+  assert.deepEqual(await typed('an *it* and _it_ '), {
+    text: 'an it and it ',
     text_styles: [run(3, 2, 'i'), run(10, 2, 'i')],
   });
   assert.deepEqual(await typed('~~gone~~'), { text: 'gone', text_styles: [run(0, 4, 's')] });
@@ -1419,5 +1419,28 @@ test('integration: host beforeinput cancels, input says what, selectionStart/End
   assert.deepEqual(await c.value(), { text: 'Hi 😀 there', text_styles: [] });
   await k.press('Control+y');
   assert.equal((await c.value()).text, 'Hi 😀 @Samthere');
+  await c.close();
+});
+
+test('typed markdown converts only where a person means it; autoformat="off" turns it off (issue 50, 6)', {
+  skip,
+}, async () => {
+  const c = await open();
+  const typed = async (keys) => {
+    await c.set(EMPTY);
+    await c.ed.click();
+    await c.p.keyboard.type(keys);
+    return c.value();
+  };
+  for (const literal of ['price 5*2=10 or 3*4', '__init__.py', 'a*b*c', 'x__y__ z']) {
+    assert.deepEqual(await typed(literal), { text: literal, text_styles: [] }, literal);
+  }
+  // `_` waits for the space after it (it may be a name going on); `*` and `**` do not wait
+  assert.deepEqual(await typed('_word_ on'), { text: 'word on', text_styles: [{ start: 0, len: 4, st: ['i'] }] });
+  assert.deepEqual(await typed('**now**'), { text: 'now', text_styles: [{ start: 0, len: 3, st: ['b'] }] });
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').setAttribute('autoformat', 'off'));
+  for (const literal of ['**b** x', '- item', '_i_ ']) {
+    assert.deepEqual(await typed(literal), { text: literal, text_styles: [] }, literal);
+  }
   await c.close();
 });
