@@ -724,14 +724,17 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const engine = this._engine;
     const lineStart = text.lastIndexOf('\n', caret - 1) + 1;
     let typed = text.slice(lineStart, caret);
-    if (/^(?:[-*+]|\d{1,3}\.|>+) $/.test(typed)) {
+    if (/^(?:[-*+]|\d{1,3}\.|>+|#{1,4}) $/.test(typed)) {
       const parsed = engine.parseMarkdown(`${typed}x`);
       if (parsed.text !== 'x') return;
-      const line = masksOf(parsed)[0] & LINE;
+      // a list or quote's line codes; a heading's codes (b, f_18) on the line's text
+      const codes = masksOf(parsed)[0];
+      const line = codes & LINE;
+      const heading = (mask) => withCodes(mask & ~LINE, codes & ~LINE) | line;
       let lineEnd = text.indexOf('\n', caret);
       if (lineEnd < 0) lineEnd = text.length;
-      const look = this._typingMask(caret) & ~LINE;
-      const rest = this._masks.slice(caret, lineEnd).map((mask) => (mask & ~LINE) | line);
+      const look = heading(this._typingMask(caret)) & ~LINE;
+      const rest = this._masks.slice(caret, lineEnd).map(heading);
       this._replace(lineStart, lineEnd, text.slice(caret, lineEnd), rest, 0, lineStart);
       // an empty item keeps its list codes until it is typed into, as after Enter
       if (lineEnd === caret) {
@@ -822,10 +825,16 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       // Shift+Enter in a list item goes on inside it: a line indented to the item's text, as
       // markdown writes one (`- a` then `  b`), not a new item
       let line = keep & LINE;
-      if (type === 'insertLineBreak' && keep & LIST) {
-        const level = CODES.findIndex((code, k) => keep & (1 << k) && code.startsWith('ind')) + 1;
-        const indent = level ? +CODES[level - 1][4] : 0;
-        line = bitOf(`ind_${Math.min(5, indent + 1)}`);
+      if (type === 'insertLineBreak' && keep & LIST) line = bitOf(`ind_${Math.min(5, levelOf(keep) + 1)}`);
+      else if (type === 'insertParagraph' && line && !(line & LIST)) {
+        // Enter on such a line (indented, no list code, under its item) makes the next item
+        for (let k = text.lastIndexOf('\n', start - 1); k >= 0; k = text.lastIndexOf('\n', k - 1)) {
+          const above = this._masks[text.lastIndexOf('\n', k - 1) + 1] & LINE;
+          if (above & LIST && levelOf(above) === levelOf(line) - 1) line = above;
+          if (above !== line) break;
+        }
+      }
+      if (line !== (keep & LINE)) {
         let lineEnd = text.indexOf('\n', end);
         if (lineEnd < 0) lineEnd = text.length;
         for (let k = end; k < lineEnd; k++) this._masks[k] = (this._masks[k] & ~LINE) | line;

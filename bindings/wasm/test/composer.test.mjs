@@ -1135,10 +1135,11 @@ test('Shift+Enter in a list item goes on inside it, as markdown indents it (issu
   await c.p.keyboard.type('oat or soy');
   await c.p.keyboard.press('Enter');
   await c.p.keyboard.type('more');
-  // the continuation line is indented to the item's text (`- milk` then `  oat or soy`)
+  // the continuation line is indented to the item's text (`- milk` then `  oat or soy`), and
+  // Enter there makes the next item (issue 50)
   assert.deepEqual(
     await c.value(),
-    await c.p.evaluate(() => window.engine.parseMarkdown('- milk\n  oat or soy\n  more')),
+    await c.p.evaluate(() => window.engine.parseMarkdown('- milk\n  oat or soy\n- more')),
   );
   // mid-item, the rest of the item moves to the continuation line
   await c.set(await c.p.evaluate(() => window.engine.parseMarkdown('- ab\n  - cd')));
@@ -1442,5 +1443,30 @@ test('typed markdown converts only where a person means it; autoformat="off" tur
   for (const literal of ['**b** x', '- item', '_i_ ']) {
     assert.deepEqual(await typed(literal), { text: literal, text_styles: [] }, literal);
   }
+  await c.close();
+});
+
+test('lists: Enter after Shift+Enter makes the next item; `# ` is a heading; `> ` looks quoted (issue 50, 7)', {
+  skip,
+}, async () => {
+  const c = await open();
+  const k = c.p.keyboard;
+  await c.ed.click();
+  await k.type('- milk');
+  await k.press('Shift+Enter');
+  await k.type('oat');
+  await k.press('Enter');
+  await k.type('more');
+  assert.deepEqual(await c.value(), await md(c, '- milk\n  oat\n- more'));
+  await c.set(EMPTY);
+  await k.type('# Plan');
+  assert.deepEqual(await c.value(), await md(c, '# Plan'));
+  await c.set(EMPTY);
+  await k.type('> said');
+  assert.deepEqual(await c.value(), await md(c, '> said'));
+  const bar = await c.p
+    .locator('chatmark-composer .ed blockquote')
+    .evaluate((q) => parseFloat(getComputedStyle(q).borderInlineStartWidth));
+  assert.ok(bar >= 2, `quote bar ${bar}px`);
   await c.close();
 });
