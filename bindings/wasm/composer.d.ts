@@ -158,6 +158,8 @@ export interface ChatmarkComposerAttributes {
   readonly?: boolean;
   required?: boolean;
   'enter-sends'?: boolean;
+  /** Light or dark: by default the page's `color-scheme`; `auto` follows the OS. */
+  theme?: 'light' | 'dark' | 'auto';
   /** `off`: markdown typed in the editor stays text (no live `**bold**`, `- ` lists…). */
   autoformat?: 'on' | 'off';
 }

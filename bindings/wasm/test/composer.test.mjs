@@ -402,7 +402,7 @@ test('the counter at 2,000 and 2,001 units; send refused while over', { skip }, 
   assert.equal(await c.counter(), '-1');
   assert.equal(await c.p.locator('chatmark-composer[over]').count(), 1);
   const red = await c.p.locator('chatmark-composer .ct').evaluate((e) => getComputedStyle(e).color);
-  assert.equal(red, 'rgb(219, 52, 46)'); // marked
+  assert.equal(await contrastIn(c.p, red, 'rgb(219, 52, 46)'), 1); // marked: #db342e
   assert.equal(await c.ed.getAttribute('aria-invalid'), 'true');
   assert.equal((await c.value()).text.length, 2001); // still reported
   await c.ed.click();
@@ -786,16 +786,22 @@ test('Tab and Shift+Tab indent and outdent list items; elsewhere Tab leaves the 
   await c.close();
 });
 
-test('axe-core finds no violations, in the light and the dark scheme; one toolbar row at 360 px (issue 23)', {
+test('axe-core finds no violations: light, dark, a partial theme (issues 23, 50)', {
   skip,
 }, async () => {
   const axe = readFileSync(join(pkgRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-  for (const colorScheme of ['light', 'dark']) {
-    const c = await open('placeholder="Message"');
+  for (const [name, attrs, colorScheme] of [
+    ['light', '', 'light'],
+    ['dark (the page and the OS)', '', 'dark'],
+    ['theme="dark" on a light page', 'theme="dark"', 'light'],
+    ['partial theme: --cm-bg only', 'style="--cm-bg:#1e1e2e"', 'light'],
+  ]) {
+    const c = await open(`placeholder="Message" ${attrs}`);
     await c.p.emulateMedia({ colorScheme });
+    await c.p.evaluate((scheme) => (document.documentElement.style.colorScheme = scheme), colorScheme);
     // the palette is the message's own (spec 1.1): red on the dark surface is 3.75:1, shown as
-    // sent, so the dark run checks the composer's own colours with uncoloured content
-    const md = colorScheme === 'light' ? '**bold** {red}red{/red}\n- item' : '**bold** text\n- item';
+    // sent, so the runs on a dark surface check the composer's own colours with uncoloured content
+    const md = name === 'light' ? '**bold** {red}red{/red}\n- item' : '**bold** text\n- item';
     await c.set(await c.p.evaluate((md) => window.engine.parseMarkdown(md), md));
     await c.ed.click();
     await c.select(0, 4); // Bold pressed
@@ -804,7 +810,7 @@ test('axe-core finds no violations, in the light and the dark scheme; one toolba
       const r = await window.axe.run(document.querySelector('chatmark-composer'));
       return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     });
-    assert.deepEqual(violations, [], colorScheme);
+    assert.deepEqual(violations, [], name);
     await c.close();
   }
   const c = await open();
@@ -1469,4 +1475,59 @@ test('lists: Enter after Shift+Enter makes the next item; `# ` is a heading; `> 
     .evaluate((q) => parseFloat(getComputedStyle(q).borderInlineStartWidth));
   assert.ok(bar >= 2, `quote bar ${bar}px`);
   await c.close();
+});
+
+/** The WCAG contrast of two CSS colours (read through a canvas, whatever their syntax). */
+function contrastIn(p, fg, bg) {
+  return p.evaluate(
+    ([fg, bg]) => {
+      const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+      const lum = (css) => {
+        ctx.fillStyle = '#000';
+        ctx.fillStyle = css;
+        ctx.fillRect(0, 0, 1, 1);
+        const [r, g, b] = [...ctx.getImageData(0, 0, 1, 1).data].map((v) => {
+          const c = v / 255;
+          return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    },
+    [fg, bg],
+  );
+}
+
+test("theme: the page's color-scheme, a theme attribute, a partial theme keeps text readable (issue 50, 8)", {
+  skip,
+}, async () => {
+  const p = await page(
+    '<chatmark-composer id="a"></chatmark-composer><chatmark-composer id="b" theme="dark"></chatmark-composer>' +
+      '<chatmark-composer id="c" style="--cm-bg:#1e1e2e"></chatmark-composer>' +
+      '<chatmark-composer id="d" theme="dark" style="--cm-bg:#fffdf5"></chatmark-composer>',
+  );
+  const look = (id) =>
+    p.evaluate((id) => {
+      const root = document.getElementById(id).shadowRoot;
+      return [
+        getComputedStyle(root.querySelector('.box')).backgroundColor,
+        getComputedStyle(root.querySelector('.ed')).color,
+      ];
+    }, id);
+  const dark = async (id) => {
+    const [bg] = await look(id);
+    return (await contrastIn(p, bg, '#000')) < 3;
+  };
+  // a white page in a dark OS: the page's scheme (light) wins
+  await p.emulateMedia({ colorScheme: 'dark' });
+  assert.equal(await dark('a'), false, 'follows the page, not the OS');
+  assert.equal(await dark('b'), true, 'theme="dark"');
+  await p.evaluate(() => (document.documentElement.style.colorScheme = 'dark'));
+  assert.equal(await dark('a'), true, 'a dark page');
+  for (const id of ['a', 'b', 'c', 'd']) {
+    const [bg, fg] = await look(id);
+    assert.ok((await contrastIn(p, fg, bg)) >= 7, `${id}: ${fg} on ${bg}`);
+  }
+  await p.close();
 });
