@@ -506,7 +506,11 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   /** Fires `send` with the value (unless blank or over the limit); clears when not cancelled. */
   send() {
     const detail = this.value;
-    if (!this.sendable) return false;
+    if (!this.sendable) {
+      // over the limit: said, not silent (split-long would send the parts here instead)
+      if (this.over) this._note.textContent = `Not sent: ${this._overNoted}`;
+      return false;
+    }
     if (this.dispatchEvent(new CustomEvent('send', { detail, bubbles: true, composed: true, cancelable: true }))) {
       this._setValue({ text: '', text_styles: [] });
       this._refresh(1);
@@ -565,7 +569,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   _refresh(fire) {
     const left = this.maxLength - this._value.text.length;
     const over = left < 0;
-    this._counter.textContent = left;
+    const counter = this._counter;
+    counter.textContent = left;
+    // read out as the limit nears (not on every keystroke before), and said in words when over
+    counter.parentNode.ariaLive = left > 20 ? 'off' : 'polite';
+    const tooLong = `${-left} character${left < -1 ? 's' : ''} too long`;
+    if (over || this._overNoted) this._note.textContent = over ? tooLong : '';
+    this._overNoted = over && tooLong;
     this.toggleAttribute('over', over);
     this._editor.ariaInvalid = this._source.ariaInvalid = over;
     if (this._markdownMode) this._preview.innerHTML = this._engine.toHtml(this._value);
@@ -583,7 +593,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const missing = this.required && !value.text.trim();
     this._internals.setValidity(
       { valueMissing: missing, tooLong: over },
-      missing ? 'Write a message.' : over ? `${-left} characters too long` : '',
+      missing ? 'Write a message.' : over ? tooLong : '',
       this._markdownMode ? this._source : this._editor,
     );
     this._updateButtons();

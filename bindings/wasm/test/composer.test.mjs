@@ -1531,3 +1531,22 @@ test("theme: the page's color-scheme, a theme attribute, a partial theme keeps t
   }
   await p.close();
 });
+
+test('over the limit: said in the status, the counter a live region, Ctrl+Enter answers (issue 50, 9)', {
+  skip,
+}, async () => {
+  const c = await open('maxlength="20"');
+  const status = () => c.p.locator('chatmark-composer [role=status]').textContent();
+  await c.ed.click();
+  await c.p.keyboard.type('x'.repeat(18));
+  assert.equal(await status(), '');
+  assert.equal(await c.p.locator('chatmark-composer #ct').getAttribute('aria-live'), 'polite'); // 2 left
+  await c.p.keyboard.type('y'.repeat(5));
+  assert.match(await status(), /3 characters? too long/);
+  await c.p.keyboard.press('Control+Enter');
+  assert.match(await status(), /Not sent/);
+  assert.deepEqual(await c.global('sent'), []);
+  for (let n = 0; n < 3; n++) await c.p.keyboard.press('Backspace');
+  assert.equal(await status(), '');
+  await c.close();
+});
