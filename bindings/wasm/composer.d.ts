@@ -28,6 +28,12 @@ export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'inp
   input: InputEvent;
   /** Ctrl/Cmd+Enter or the send button: `detail` is the value. Cancel it to keep the text. */
   send: CustomEvent<Formatted>;
+  /**
+   * The engine could not start (a Content-Security-Policy without `'wasm-unsafe-eval'`, the wasm
+   * not found): `error` is why. The element then shows it, stays read-only and gets the
+   * `error` attribute; `ready` rejects.
+   */
+  error: ErrorEvent;
 }
 
 /**
@@ -48,7 +54,10 @@ export declare class ChatmarkComposer extends HTMLElement {
   static engine: ComposerEngine;
   /** This element's engine, when set before it is connected. */
   engine?: ComposerEngine;
-  /** Resolves once the engine is initialised, the stylesheet loaded and the content shown. */
+  /**
+   * Resolves once the engine is initialised, the stylesheet loaded and the content shown;
+   * rejects when the engine cannot start (see the `error` event).
+   */
   readonly ready: Promise<void>;
   /**
    * The message, canonical: exactly what would be sent (CR and CR LF read as LF, NUL as

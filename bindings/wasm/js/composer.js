@@ -290,7 +290,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   }
 
   connectedCallback() {
-    void this.ready;
+    this.ready.catch(() => {}); // said in the element and by its error event
   }
 
   /** Resolves once the engine is initialised and the styles are in. */
@@ -305,7 +305,15 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       this._engine = engine;
       this._setValue(this._value);
       this._applyAttributes();
-    })();
+    })().catch((error) => {
+      // an engine that cannot start (a CSP without 'wasm-unsafe-eval', a wasm not found): a
+      // visible, dead state rather than an editor that looks ready, and an `error` event
+      this.setAttribute('error', '');
+      this._note.textContent = `The editor could not start: ${error.message}`;
+      for (const button of this.shadowRoot.querySelectorAll('button')) button.disabled = true;
+      this.dispatchEvent(new ErrorEvent('error', { error, message: error.message }));
+      throw error;
+    });
     return this._ready;
   }
 

@@ -1550,3 +1550,42 @@ test('over the limit: said in the status, the counter a live region, Ctrl+Enter 
   assert.equal(await status(), '');
   await c.close();
 });
+
+test('without wasm-unsafe-eval the element says it cannot start, and fires error (issue 50, 10)', {
+  skip,
+}, async () => {
+  const p = await browser.context.newPage();
+  await p.route('**/test/csp.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      headers: { 'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'" },
+      body: '<!doctype html><meta charset="utf-8"><chatmark-composer></chatmark-composer>',
+    }),
+  );
+  await p.goto(`${server.origin}/test/csp.html`);
+  const out = await p.evaluate(async () => {
+    const el = document.querySelector('chatmark-composer');
+    let error = null;
+    el.addEventListener('error', (e) => (error = e.error?.name || 'no error'));
+    await import('/js/composer.min.js');
+    const ready = await el.ready.then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    await new Promise((done) => setTimeout(done, 50));
+    const root = el.shadowRoot;
+    return {
+      ready,
+      error,
+      said: root.querySelector('[role=status]').textContent,
+      shown: getComputedStyle(root.querySelector('.box')).visibility,
+      send: root.querySelector('.sd').disabled,
+      attr: el.hasAttribute('error'),
+    };
+  });
+  assert.equal(out.ready, 'rejected');
+  assert.equal(out.error, 'CompileError');
+  assert.match(out.said, /could not start/);
+  assert.deepEqual([out.shown, out.send, out.attr], ['visible', true, true]);
+  await p.close();
+});
