@@ -1589,3 +1589,18 @@ test('without wasm-unsafe-eval the element says it cannot start, and fires error
   assert.deepEqual([out.shown, out.send, out.attr], ['visible', true, true]);
   await p.close();
 });
+
+test('at 360 px the toolbar shows that it scrolls (issue 50, 11)', { skip }, async () => {
+  const c = await open();
+  await c.p.setViewportSize({ width: 360, height: 640 });
+  const bar = await c.p.locator('chatmark-composer [role=toolbar]').evaluate((b) => ({
+    // (the test browser hides scrollbars, --hide-scrollbars: the style says whether one shows)
+    scrollbar: getComputedStyle(b).scrollbarWidth,
+    more: b.scrollWidth - b.clientWidth,
+    image: getComputedStyle(b).backgroundImage,
+  }));
+  assert.ok(bar.more > 0, 'the tools overflow');
+  assert.notEqual(bar.scrollbar, 'none', 'a scrollbar shows');
+  assert.match(bar.image, /gradient/); // the edge that hides tools is shaded
+  await c.close();
+});
