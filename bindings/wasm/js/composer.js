@@ -1228,8 +1228,10 @@ for (const prop of ['form', 'labels', 'validity', 'validationMessage', 'willVali
 
 if (globalThis.customElements && !customElements.get('chatmark-composer')) {
   document.addEventListener('selectionchange', () => {
-    const active = document.activeElement;
-    if (active instanceof ChatmarkComposer && active._syncSelection()) active._updateButtons();
+    // the focused composer, inside other shadow roots too (the document sees their host)
+    let active = document.activeElement;
+    while (active && !(active instanceof ChatmarkComposer)) active = active.shadowRoot?.activeElement;
+    if (active?._syncSelection()) active._updateButtons();
   });
   customElements.define('chatmark-composer', ChatmarkComposer);
 }

@@ -1604,3 +1604,29 @@ test('at 360 px the toolbar shows that it scrolls (issue 50, 11)', { skip }, asy
   assert.match(bar.image, /gradient/); // the edge that hides tools is shaded
   await c.close();
 });
+
+const frameOf = (p) => p.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+
+test('inside another shadow root the toolbar follows the caret (issue 50, 12)', { skip }, async () => {
+  const p = await browser.context.newPage();
+  await p.goto(`${server.origin}/test/page.html`);
+  await p.evaluate(async () => {
+    await import('/js/composer.min.js');
+    const host = document.createElement('div');
+    host.attachShadow({ mode: 'open' }).innerHTML = '<chatmark-composer></chatmark-composer>';
+    document.body.append(host);
+    const c = host.shadowRoot.querySelector('chatmark-composer');
+    await c.ready;
+    c.value = { text: 'bold plain', text_styles: [{ start: 0, len: 4, st: ['b'] }] };
+  });
+  const bold = p.getByRole('button', { name: 'Bold', exact: true });
+  await p.locator('chatmark-composer [role=textbox]').click();
+  await p.keyboard.press('End');
+  await frameOf(p);
+  assert.equal(await bold.getAttribute('aria-pressed'), 'false');
+  await p.keyboard.press('Home');
+  await p.keyboard.press('ArrowRight');
+  await frameOf(p);
+  assert.equal(await bold.getAttribute('aria-pressed'), 'true');
+  await p.close();
+});
