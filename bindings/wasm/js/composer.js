@@ -878,9 +878,12 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   /** Pastes `data` over [start, end): its HTML as the user saw it (read by parseHtml), else
    * its plain text. What the source only showed by CSS is read as CSS shows it: whitespace
    * collapsed, and the normal size and default colour (which computed styles put on every
-   * copied character, and which look like no style) dropped. */
+   * copied character, and which look like no style) dropped; a link keeps its address as text
+   * (`text (url)`), and the line breaks that end a document's HTML (Docs: `<br>` after the
+   * last paragraph) go. */
   _paste(data, start, end) {
     const html = data.getData('text/html');
+    // (chatmark/commonmark, once it exists: plain text that looks like markdown is offered here)
     if (!html) return this._replace(start, end, data.getData('text/plain').replace(/\r\n?/g, '\n'));
     const doc = new DOMParser().parseFromString(html, 'text/html');
     for (const node of doc.querySelectorAll(DROPPED)) node.remove();
@@ -888,12 +891,22 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     collapseWhitespace(doc.body);
     // a table's cells side by side, as the reader saw them (its rows are lines already)
     for (const row of doc.querySelectorAll('tr')) for (const cell of [...row.cells].slice(0, -1)) cell.append('\t');
+    // a link's address, unless its text already says it (with or without the scheme)
+    const bare = (url) => url.replace(/^(https?:\/\/|mailto:)|\/$/gi, '');
+    for (const link of doc.querySelectorAll('a[href]')) {
+      const url = link.getAttribute('href').trim();
+      const text = link.textContent.trim();
+      if (/^(https?|mailto):/i.test(url) && bare(text) !== bare(url)) link.append(text ? ` (${url})` : url);
+    }
     const value = this._engine.parseHtml(doc.body.innerHTML);
+    const text = value.text.replace(/\n+$/, '');
     this._replace(
       start,
       end,
-      value.text,
-      masksOf(value).map((mask) => mask & ~DEFAULT_LOOK),
+      text,
+      masksOf(value)
+        .slice(0, text.length)
+        .map((mask) => mask & ~DEFAULT_LOOK),
     );
   }
 

@@ -1630,3 +1630,29 @@ test('inside another shadow root the toolbar follows the caret (issue 50, 12)', 
   assert.equal(await bold.getAttribute('aria-pressed'), 'true');
   await p.close();
 });
+
+test('paste: a link keeps its URL as text, a Docs paste ends where its text ends (issue 50, 13)', {
+  skip,
+}, async () => {
+  const c = await open();
+  await c.ed.click();
+  await pasteInto(
+    c,
+    'text/html',
+    '<p>See <a href="https://example.com/a?b=1">the <b>docs</b></a>, <a href="https://x.org/">https://x.org/</a> ' +
+      'or <a href="javascript:alert(1)">this</a></p>',
+  );
+  assert.deepEqual(await c.value(), {
+    text: 'See the docs (https://example.com/a?b=1), https://x.org/ or this',
+    text_styles: [{ start: 8, len: 4, st: ['b'] }],
+  });
+  await c.set(EMPTY);
+  await c.ed.click();
+  await pasteInto(
+    c,
+    'text/html',
+    '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-7a1"><p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;"><span style="font-size:11pt;">One</span></p><br><p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;"><span style="font-size:11pt;">Two</span></p><br></b>',
+  );
+  assert.equal((await c.value()).text.replace(/\n+/, '\n'), 'One\nTwo');
+  await c.close();
+});
