@@ -1656,3 +1656,34 @@ test('paste: a link keeps its URL as text, a Docs paste ends where its text ends
   assert.equal((await c.value()).text.replace(/\n+/, '\n'), 'One\nTwo');
   await c.close();
 });
+
+test('RTL: each line aligns to its own direction; toolbar faces read the same in dir=rtl (issue 50, 14)', {
+  skip,
+}, async () => {
+  const c = await open();
+  await c.set({ text: 'hello\nשלום עולם\nمرحبا', text_styles: [] });
+  const edges = await c.ed.evaluate((ed) => {
+    const box = ed.getBoundingClientRect();
+    const right = box.right - parseFloat(getComputedStyle(ed).paddingRight);
+    return [...ed.childNodes]
+      .filter((n) => n.nodeType === 3)
+      .map((n) => {
+        const r = document.createRange();
+        r.selectNodeContents(n);
+        return Math.round(right - r.getBoundingClientRect().right);
+      });
+  });
+  assert.equal(edges.length, 3);
+  assert.ok(edges[0] > 50, 'the Latin line starts at the left');
+  assert.ok(Math.abs(edges[1]) <= 2 && Math.abs(edges[2]) <= 2, `the Hebrew and Arabic lines at the right: ${edges}`);
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').setAttribute('dir', 'rtl'));
+  const order = await c.button('A+ Big').evaluate((b) => {
+    const r = document.createRange();
+    r.selectNodeContents(b.firstChild);
+    return b.querySelector('sup').getBoundingClientRect().left >= r.getBoundingClientRect().left + 4;
+  });
+  assert.equal(order, true, 'A+ keeps its + after the A');
+  const indent = await c.button('Indent').evaluate((b) => getComputedStyle(b).transform);
+  assert.match(indent, /^matrix\(-1/, 'the indent arrow points to where the line moves');
+  await c.close();
+});
