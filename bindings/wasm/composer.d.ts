@@ -60,11 +60,13 @@ export declare class ChatmarkComposer extends HTMLElement {
    */
   readonly ready: Promise<void>;
   /**
-   * The message, canonical: exactly what would be sent (CR and CR LF read as LF, NUL as
-   * U+FFFD). Setting it renders it (`toHtml`; runs are normalised, and a value `toHtml`
-   * refuses throws its `ChatmarkError`).
+   * The message, canonical (CR and CR LF read as LF, NUL as U+FFFD); `send` sends it without
+   * its trailing whitespace. Setting it renders it (`toHtml`; runs are normalised, and a value
+   * `toHtml` refuses throws its `ChatmarkError`), puts the caret at the end and clears the undo
+   * history (`insertText` keeps both); a string (`''` included) is plain text.
    */
-  value: Formatted;
+  get value(): Formatted;
+  set value(value: Formatted | string);
   /** `wysiwyg` (default) or `markdown`; reflects the attribute. Switching keeps the message. */
   mode: 'wysiwyg' | 'markdown';
   /**

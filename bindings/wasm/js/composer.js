@@ -194,7 +194,7 @@ const SHELL = (toolbar) =>
   `<div role="toolbar" aria-label="Formatting" part="toolbar">${toolbar}</div>` +
   '<div class="ed" part="editor" role="textbox" aria-multiline="true" aria-label="Message" aria-describedby="ct kh" spellcheck="true"></div>' +
   '<textarea class="md" part="source" aria-label="Message, markdown source" aria-describedby="ct" hidden></textarea>' +
-  '<div class="pv" part="preview" aria-label="Preview" hidden></div>' +
+  '<div class="pv" part="preview" role="region" aria-label="Preview" hidden></div>' +
   '<div class="ft" part="footer"><span class="nt" role="status"></span>' +
   '<span id="ct"><span class="ct"></span><span class="sr"> characters left</span></span>' +
   '<span id="kh" class="sr">In a list, Tab and Shift+Tab change the level; Esc then Tab leaves.</span>' +
@@ -414,6 +414,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   }
 
   set value(value) {
+    // a string is plain text; a value without runs has none
+    value =
+      value && typeof value === 'object' ? { text_styles: [], ...value } : { text: `${value ?? ''}`, text_styles: [] };
     if (this._engine) this._setValue(value);
     else this._value = value;
   }
@@ -445,12 +448,17 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const n = text.length;
     start = Math.min(start, n);
     end = Math.min(Math.max(start, end), n);
-    // a boundary inside a surrogate pair moves outward, as N4 moves a run's (a caret: before it)
-    const inPair = (k) => k > 0 && k < n && /[\ud800-\udbff]/.test(text[k - 1]) && /[\udc00-\udfff]/.test(text[k]);
+    // a boundary inside a character a person sees as one (a surrogate pair, an emoji sequence, a
+    // letter and its marks) moves outward, as N4 moves a run's; a caret goes before it
+    const segments = new Intl.Segmenter().segment(text);
+    const inside = (k) => {
+      const segment = k < n && segments.containing(k);
+      return segment && segment.index < k && segment;
+    };
     const caret = start === end;
-    if (inPair(start)) start--;
-    if (caret) end = start;
-    else if (inPair(end)) end++;
+    start = inside(start)?.index ?? start;
+    const last = inside(end);
+    end = caret ? start : last ? last.index + last.segment.length : end;
     this._selection = [start, end];
     this._pending = null;
     this._editor.focus();
@@ -513,7 +521,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   /** Fires `send` with the value (unless blank or over the limit); clears when not cancelled. */
   send() {
-    const detail = this.value;
+    // what is sent ends where its text does: trailing spaces and line breaks stay behind
+    const text = this._value.text.trimEnd();
+    const detail = structuredClone(messageOf(text, masksOf(this._value).slice(0, text.length)));
     if (!this.sendable) {
       // over the limit: said, not silent (split-long would send the parts here instead)
       if (this.over) this._note.textContent = `Not sent: ${this._overNoted}`;

@@ -786,7 +786,7 @@ test('Tab and Shift+Tab indent and outdent list items; elsewhere Tab leaves the 
   await c.close();
 });
 
-test('axe-core finds no violations: light, dark, a partial theme (issues 23, 50)', {
+test('axe-core finds no violations: light, dark, a partial theme, markdown mode (issues 23, 50)', {
   skip,
 }, async () => {
   const axe = readFileSync(join(pkgRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -795,6 +795,7 @@ test('axe-core finds no violations: light, dark, a partial theme (issues 23, 50)
     ['dark (the page and the OS)', '', 'dark'],
     ['theme="dark" on a light page', 'theme="dark"', 'light'],
     ['partial theme: --cm-bg only', 'style="--cm-bg:#1e1e2e"', 'light'],
+    ['markdown mode', 'mode="markdown"', 'light'],
   ]) {
     const c = await open(`placeholder="Message" ${attrs}`);
     await c.p.emulateMedia({ colorScheme });
@@ -803,8 +804,10 @@ test('axe-core finds no violations: light, dark, a partial theme (issues 23, 50)
     // sent, so the runs on a dark surface check the composer's own colours with uncoloured content
     const md = name === 'light' ? '**bold** {red}red{/red}\n- item' : '**bold** text\n- item';
     await c.set(await c.p.evaluate((md) => window.engine.parseMarkdown(md), md));
-    await c.ed.click();
-    await c.select(0, 4); // Bold pressed
+    if (name !== 'markdown mode') {
+      await c.ed.click();
+      await c.select(0, 4); // Bold pressed
+    }
     await c.p.addScriptTag({ content: axe });
     const violations = await c.p.evaluate(async () => {
       const r = await window.axe.run(document.querySelector('chatmark-composer'));
@@ -1685,5 +1688,38 @@ test('RTL: each line aligns to its own direction; toolbar faces read the same in
   assert.equal(order, true, 'A+ keeps its + after the A');
   const indent = await c.button('Indent').evaluate((b) => getComputedStyle(b).transform);
   assert.match(indent, /^matrix\(-1/, 'the indent arrow points to where the line moves');
+  await c.close();
+});
+
+test('small: trailing whitespace not sent, value = "" and strings, caret outside a ZWJ emoji, preview has a role (issue 50, 15)', {
+  skip,
+}, async () => {
+  const c = await open();
+  await c.ed.click();
+  await c.p.keyboard.type('hi  ');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.press('Enter');
+  await c.p.keyboard.press('Control+Enter');
+  assert.deepEqual(await c.global('sent'), [{ text: 'hi', text_styles: [] }]);
+  const set = (v) =>
+    c.p.evaluate((v) => {
+      const el = document.querySelector('chatmark-composer');
+      el.value = v;
+      return el.value;
+    }, v);
+  assert.deepEqual(await set('plain *text*'), { text: 'plain *text*', text_styles: [] });
+  assert.deepEqual(await set(''), EMPTY);
+  const family = '👩‍👩‍👧';
+  await c.set({ text: `${family}x`, text_styles: [] });
+  await c.select(3);
+  await c.p.keyboard.type('y');
+  assert.equal((await c.value()).text, `y${family}x`);
+  await c.select(2, 4); // inside the sequence at both ends: all of it
+  await c.p.keyboard.type('z');
+  assert.equal((await c.value()).text, 'yzx');
+  await c.p.evaluate(() => {
+    document.querySelector('chatmark-composer').mode = 'markdown';
+  });
+  assert.equal(await c.p.locator('chatmark-composer [part=preview]').getAttribute('role'), 'region');
   await c.close();
 });

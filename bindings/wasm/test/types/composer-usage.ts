@@ -22,6 +22,7 @@ c.name = 'text';
 c.required = true;
 c.disabled = c.readOnly;
 c.defaultValue = '';
+c.value = '';
 const valid: boolean = c.checkValidity() && !c.validity.valueMissing && c.form instanceof HTMLFormElement;
 console.log(valid, c.validationMessage);
 // the integration surface
