@@ -253,6 +253,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     // a format pending at the caret (Ctrl+B with no selection) holds through an IME
     // composition and applies to what it composed
     on(editor, 'compositionstart', () => {
+      this._shown = null; // the editor no longer shows the model
       this._composition = { pending: this._pending, length: this._text.length };
     });
     on(editor, 'compositionend', (event) => {
@@ -543,26 +544,53 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
   }
 
   /** The model as a value, rendered into the editor; a model that toHtml/parseHtml would
-   * change is replaced by what it reads back as (once). */
+   * change is replaced by what it reads back as (once). Only the lines an edit changed are
+   * rendered again, when they can be alone (`_changedLines`), so that Enter or Backspace in a
+   * long message costs about what it costs in a short one. */
   _render(quiet, again) {
     const text = this._text;
+    const masks = this._masks;
     const engine = this._engine;
-    const value = messageOf(text, this._masks);
-    const html = engine.toHtml(value);
-    const back = engine.parseHtml(html);
-    if (!again && JSON.stringify(back) !== JSON.stringify(value)) return this._loadValue(back, quiet, 1);
+    const editor = this._editor;
+    const value = messageOf(text, masks);
+    const shownBefore = this._shown;
+    this._shown = null;
+    // a new list item (or indented line) not typed into yet has no unit to carry its codes
+    // (P4): it shows as what it will be through a placeholder unit, which offsets skip
+    const pending = this._pending;
+    const at = pending?.at;
+    const item = pending?.mask & LINE && (!at || text[at - 1] === '\n') && (text[at] ?? '\n') === '\n';
+    const part = !this._markdownMode && !item && !this._placeholder && shownBefore && this._changedLines(shownBefore);
+    let html;
+    if (part) {
+      const lines = messageOf(text.slice(part[0], part[1]), masks.slice(part[0], part[1]));
+      html = engine.toHtml(lines);
+      if (JSON.stringify(engine.parseHtml(html)) !== JSON.stringify(lines)) return this._render(quiet, again);
+    } else {
+      html = engine.toHtml(value);
+      const back = engine.parseHtml(html);
+      if (!again && JSON.stringify(back) !== JSON.stringify(value)) return this._loadValue(back, quiet, 1);
+    }
     this._value = value;
     if (!this._markdownMode) {
       const hadSelection = this._domRange();
-      // a new list item (or indented line) not typed into yet has no unit to carry its codes
-      // (P4): it shows as what it will be through a placeholder unit, which offsets skip
-      const pending = this._pending;
-      const at = pending?.at;
-      const item = pending?.mask & LINE && (!at || text[at - 1] === '\n') && (text[at] ?? '\n') === '\n';
       const shown = item ? `${text.slice(0, at)}\u200b${text.slice(at)}` : text;
-      this._editor.innerHTML = item
-        ? engine.toHtml(messageOf(shown, [...this._masks.slice(0, at), pending.mask, ...this._masks.slice(at)]))
-        : html;
+      if (part) {
+        // the editor's nodes of the old lines [a, b) replaced by the new lines' (part[2], part[3])
+        const [, , first, last] = part;
+        const after = last ? last.nextSibling : editor.firstChild;
+        for (let node = first; node && node !== after; ) {
+          const next = node.nextSibling;
+          node.remove();
+          node = next;
+        }
+        const template = document.createElement('template');
+        template.innerHTML = html;
+        editor.insertBefore(template.content, after);
+      } else
+        editor.innerHTML = item
+          ? engine.toHtml(messageOf(shown, [...masks.slice(0, at), pending.mask, ...masks.slice(at)]))
+          : html;
       this._placeholder = null;
       let n = 0;
       for (const leaf of item ? this._leaves() : []) {
@@ -572,15 +600,67 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
         }
         n += leaf.length ?? 1;
       }
-      if (shown.endsWith('\n')) {
+      if (shown.endsWith('\n') && (!part || part[1] === text.length)) {
         // a last empty line needs a <br> to be a line the caret can stand on
         const br = document.createElement('br');
         br.className = 'x';
         this._leaves().pop().after(br);
       }
-      if (hadSelection || this.shadowRoot.activeElement === this._editor) this._restoreSelection();
+      if (!item) this._shown = [text, masks.slice()];
+      if (hadSelection || this.shadowRoot.activeElement === editor) this._restoreSelection();
     }
     this._refresh(!quiet);
+  }
+
+  /** The lines to render again after an edit from `old` (the text and masks the editor shows):
+   * [a, b) of the new text, from a line start after a line that is not empty and has no line
+   * codes (so no container or element goes on past it) to one before such a line, around what
+   * changed; and the first and last of the editor's own nodes that show [a, b) of the old text
+   * (null and null: none; the first null: from the start; the last null: to the end). */
+  _changedLines([old, oldMasks]) {
+    const text = this._text;
+    const masks = this._masks;
+    const n = text.length;
+    const m = old.length;
+    let head = 0;
+    while (head < n && head < m && text[head] === old[head] && masks[head] === oldMasks[head]) head++;
+    let tail = 0;
+    while (
+      tail < n - head &&
+      tail < m - head &&
+      text[n - 1 - tail] === old[m - 1 - tail] &&
+      masks[n - 1 - tail] === oldMasks[m - 1 - tail]
+    )
+      tail++;
+    // a line start whose line break (at k - 1) has no codes and ends a line of plain content
+    const cleanAfter = (k) => {
+      const start = text.lastIndexOf('\n', k - 2) + 1;
+      return !masks[k - 1] && k - 1 > start && !(masks[start] & LINE);
+    };
+    // ... or that begins a line of plain content
+    const cleanBefore = (k) => !masks[k - 1] && k < n && text[k] !== '\n' && !(masks[k] & LINE);
+    let a = text.lastIndexOf('\n', head - 1) + 1;
+    while (a && !cleanAfter(a)) a = a > 1 && text.lastIndexOf('\n', a - 2) + 1;
+    let b = text.indexOf('\n', n - tail) + 1;
+    while (b && !cleanBefore(b)) b = text.indexOf('\n', b) + 1;
+    if (!b) b = n;
+    // the editor's top-level node holding the <br> of the old text's line break at k
+    const editor = this._editor;
+    const top = (k) => {
+      let u = 0;
+      for (let leaf of this._leaves()) {
+        if (u === k && leaf.localName === 'br') {
+          while (leaf.parentNode !== editor) leaf = leaf.parentNode;
+          return leaf;
+        }
+        u += leaf.length ?? 1;
+      }
+    };
+    const bOld = b - n + m;
+    const first = a ? top(a - 1)?.nextSibling : editor.firstChild;
+    const last = bOld < m ? top(bOld - 1) : editor.lastChild;
+    if (first === undefined || last === undefined) return;
+    return [a, b, first, last];
   }
 
   /** The counter, the over-limit state, the preview, the buttons; `fire`: an input event. */
@@ -708,6 +788,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     // it leaves that to the next frame's layout, which does it anyway.
     const [node, offset] = patch;
     this._value = messageOf(text, this._masks);
+    if (this._shown) this._shown = [text, this._masks.slice()];
     this._refresh();
     if (end > start) node.deleteData(offset, end - start);
     else {
@@ -880,7 +961,13 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       if (type === 'deleteContentBackward' && atLineStart && this._masks[start] & LINE) {
         return this._applyLineTool(this._masks[start] & LIST ? 'lst' : 'out');
       }
-      const [from, to] = target();
+      // a line break deleted by a key is that one unit (no target range to read, which costs a
+      // layout of the long paragraph)
+      const back = type === 'deleteContentBackward';
+      const [from, to] =
+        start === end && text[back ? start - 1 : start] === '\n' && /^deleteContent/.test(type)
+          ? [start - back, start + !back]
+          : target();
       if (from !== to) this._replace(from, to, '', 0, 'del');
     }
   }
@@ -1153,6 +1240,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
    * a composition, the format that was pending when it began applies to what it inserted. */
   _readEditor(composition) {
     this._snapshot();
+    this._shown = null; // the browser changed the editor
     this._pending = null; // before the selection is read: it has moved on in what was typed
     this._syncSelection();
     const value = this._engine.parseHtml(serialize(this._editor, this._placeholder));
