@@ -1756,3 +1756,40 @@ test('Enter and Backspace render only the lines they change, and the editor stil
   }
   await c.close();
 });
+
+test("the demo's mentions: type @, pick from the list by keys or pointer, inserted as text (issue 50)", {
+  skip,
+}, async () => {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.goto(`${server.origin}/demo/index.html`);
+  await p.waitForSelector('html[data-ready=true]');
+  const value = () => p.evaluate(() => document.querySelector('chatmark-composer').value);
+  const options = () => p.locator('#mentions [role=option]').allTextContents();
+  await p.evaluate(() => {
+    document.querySelector('chatmark-composer').value = '';
+  });
+  await p.locator('chatmark-composer [role=textbox]').click();
+  await p.keyboard.type('Hi @');
+  assert.equal((await options()).length, 5);
+  await p.keyboard.type('r');
+  assert.deepEqual(await options(), ['RRavi Shah']); // its avatar's letter, then the name
+  await p.keyboard.press('Enter'); // picks; no new line
+  assert.deepEqual(await value(), { text: 'Hi @Ravi ', text_styles: [] });
+  assert.equal(await p.locator('#mentions').isHidden(), true);
+  await p.keyboard.type('and @');
+  await p.keyboard.press('ArrowDown');
+  await p.keyboard.press('Tab');
+  assert.equal((await value()).text, 'Hi @Ravi and @Ana ');
+  await p.keyboard.type('@n');
+  await p.locator('#mentions [role=option]').first().click();
+  assert.equal((await value()).text, 'Hi @Ravi and @Ana @Noor ');
+  // a pick is one undo step
+  await p.keyboard.press('Control+z');
+  assert.equal((await value()).text, 'Hi @Ravi and @Ana @n');
+  await p.keyboard.press('Escape');
+  assert.equal(await p.locator('#mentions').isHidden(), true);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
