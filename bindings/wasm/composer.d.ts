@@ -40,9 +40,12 @@ export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'inp
  * A message composer: WYSIWYG (a contenteditable whose content is always `toHtml(value)`) or
  * markdown source with a live preview; toolbar, shortcuts (Ctrl/Cmd+B, I, U, Shift+X, Z, Y, Enter),
  * paste cleaned by `parseHtml`, a counter of UTF-16 units left. Attributes: `mode`
- * (`wysiwyg` | `markdown`), `max-length` (default 2000), `placeholder`. Styles live in a shadow
- * root (`composer.css` beside the module), themable by `--cm-*` custom properties and parts
- * (`box`, `toolbar`, `editor`, `source`, `preview`, `footer`, `send`).
+ * (`wysiwyg` | `markdown`), `maxlength` (or `max-length`; default 2000), `placeholder`,
+ * `enter-sends`, `theme`, `autoformat`, and as a form control `name`, `required`, `disabled`,
+ * `readonly`. Styles live in a shadow root (`composer.css` beside the module): light or dark
+ * by the page's `color-scheme` (or `theme`), themable by `--cm-*` custom properties (colours
+ * not given derive from `--cm-bg`) and parts (`box`, `toolbar`, `editor`, `source`, `preview`,
+ * `footer`, `send`).
  *
  * @example
  * import 'chatmark/composer';
