@@ -5,9 +5,9 @@
 //! run lies inside the text pushed (C6).
 
 #[cfg(feature = "html")]
-use crate::source::Source;
+use crate::text::source::Source;
 #[cfg(feature = "html")]
-use crate::utf16::{push_utf16, utf16_len};
+use crate::text::utf16::{push_utf16, utf16_len};
 #[cfg(feature = "html")]
 use crate::{Formatted, FormattedUtf16};
 use crate::{StyleSet, TextStyle};

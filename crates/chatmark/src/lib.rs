@@ -28,21 +28,18 @@
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 mod builder;
+mod diagnostics;
 #[cfg(feature = "html")]
 pub mod html;
 #[cfg(feature = "serde")]
 mod json;
 mod markdown;
 mod model;
-mod msg;
 mod normalize;
 mod render;
 mod resolve;
-mod search;
 mod sort;
-mod source;
-mod style;
-mod utf16;
+mod text;
 mod vocab;
 
 /// The npm package's vocabulary, generated from the engine's and checked for drift.
@@ -71,8 +68,8 @@ pub use resolve::{
     parse, parse_with_diagnostics, resolve, resolve_text, ChatId, ErrorCode, Field, Limits,
     ParseMode, ResolveError, Resolved, SendMessage, UnknownParseMode,
 };
-pub use style::{Family, StyleCode, StyleSet, UnknownStyleCode};
-pub use utf16::{push_utf16, utf16_len};
+pub use text::utf16::{push_utf16, utf16_len};
+pub use vocab::style::{Family, StyleCode, StyleSet, UnknownStyleCode};
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

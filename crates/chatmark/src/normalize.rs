@@ -6,9 +6,9 @@
 use std::collections::BinaryHeap;
 
 use crate::builder::RunBuilder;
-use crate::msg::{msg, Quoted};
+use crate::diagnostics::msg::{msg, Quoted};
+use crate::diagnostics::{cap_diagnostics, MAX_DIAGNOSTICS};
 use crate::sort::sort_u64;
-use crate::utf16::{cap_diagnostics, MAX_DIAGNOSTICS};
 use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
 /// A client run as received, after the JSON-shape checks of N1 and N2.

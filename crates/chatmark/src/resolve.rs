@@ -5,7 +5,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::msg::{msg, Quoted};
+use crate::diagnostics::msg::{msg, Quoted};
 use crate::normalize::{normalize, RawTextStyle};
 use crate::{utf16_len, Diagnostic, DiagnosticCode, Formatted};
 
@@ -61,7 +61,7 @@ impl fmt::Display for ParseMode {
 /// assert_eq!(e.0, "rtf");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown parse mode {}", crate::msg::Quoted(.0))]
+#[error("unknown parse mode {}", crate::diagnostics::msg::Quoted(.0))]
 pub struct UnknownParseMode(pub String);
 
 impl FromStr for ParseMode {
@@ -507,7 +507,7 @@ pub fn resolve_text(body: &SendMessage<'_>, limits: &Limits) -> Result<Resolved,
             // L3: the notice comes first by position (0, 0); the cap holds with it
             d = core::iter::once(notice)
                 .chain(d)
-                .take(crate::utf16::MAX_DIAGNOSTICS)
+                .take(crate::diagnostics::MAX_DIAGNOSTICS)
                 .collect();
         }
         (f, d)

@@ -10,8 +10,9 @@ pub mod token;
 pub mod tokenizer;
 
 use crate::builder::FormattedBuilder;
-use crate::source::well_formed;
-use crate::source::{TypedSource, Unit};
+use crate::text::source::well_formed;
+use crate::text::source::TypedSource;
+use crate::text::unit::Unit;
 use crate::{Diagnostic, Formatted, FormattedUtf16};
 
 /// Which tokenizer produces the token stream of HTML mode (H1).
@@ -72,9 +73,9 @@ pub fn parse_html(input: &str) -> Formatted {
 /// (H1's newline preprocessing). Such a message is one run of character tokens for either
 /// tokenizer, with no element and so no H6 boundary: its own text, with no runs and no
 /// diagnostics (H1, H2), and HTML mode skips the tokenizer and the semantics for it.
-/// The data state's own search ([`crate::search::Html`]) answers it.
+/// The data state's own search ([`crate::text::search::Html`]) answers it.
 fn is_text_only<U: Unit>(input: &[U]) -> bool {
-    crate::search::find::<crate::search::Html, U>(input, 0) == input.len()
+    crate::text::search::find::<crate::text::search::Html, U>(input, 0) == input.len()
 }
 
 /// The working buffers of HTML mode, kept per thread and reused across messages, so that a
@@ -146,7 +147,7 @@ fn parse_into<'a, T: TypedSource<'a>>(
         let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, notes, out);
         match (backend, src) {
             #[cfg(feature = "html5ever")]
-            (Backend::Html5ever, crate::source::Source::Utf8(s)) => {
+            (Backend::Html5ever, crate::text::source::Source::Utf8(s)) => {
                 html5ever_backend::tokenize(s, &mut sink)
             }
             _ => tokenizer::tokenize_lean(input, &mut sink, &mut scratch.tokenizer),
@@ -283,7 +284,7 @@ mod tests {
             taken += 1;
             let mut scratch = Scratch::default();
             let mut out = FormattedBuilder::with_capacity(0, 0);
-            let src = crate::source::Source::Utf8(&text);
+            let src = crate::text::source::Source::Utf8(&text);
             let mut sink = semantics::Semantics::new(src, &mut scratch.semantics, true, &mut out);
             tokenizer::tokenize_lean(text.as_str(), &mut sink, &mut scratch.tokenizer);
             let diags = sink.finish();

@@ -31,8 +31,9 @@ mod scan;
 
 use super::names::Names;
 use super::token::{Attribute, StartTag, TokenSink};
-use crate::search::{find_inline, Html};
-use crate::source::{Source, TypedSource, Unit};
+use crate::text::search::{find_inline, Html};
+use crate::text::source::{Source, TypedSource};
+use crate::text::unit::Unit;
 use char_ref::char_ref;
 use comment::{after_gt, skip_comment};
 use scan::{byte_at, name_byte};

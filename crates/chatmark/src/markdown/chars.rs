@@ -3,7 +3,8 @@
 //! match; the rest by binary search in the generated tables of `unicode.rs`.
 
 use super::unicode::{PUNCTUATION, WHITESPACE};
-use crate::source::{TypedSource, Unit};
+use crate::text::source::TypedSource;
+use crate::text::unit::Unit;
 
 /// The class of the character next to a delimiter run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,17 +7,17 @@
 //! guess when the message ends; a message for which it was wrong (`*a`, `**a*`, an unclosed
 //! `{red}`) is parsed again by the scan into marks and the walk ([`super::emit`]), so the
 //! result is the same either way. Its UTF-16 lengths come from the scan's count of the
-//! excess of the UTF-8 it passes ([`crate::utf16`], "Lengths by excess").
+//! excess of the UTF-8 it passes ([`crate::text::utf16`], "Lengths by excess").
 
 use super::emit::{unpaired, Emit, Ends, Output};
 use super::emphasis::{DelimRun, Outcome, Pairs};
 use super::marks::NONE;
 use super::sink::{Line, Sink, TagToken};
 use crate::builder::RunBuilder;
+use crate::diagnostics::Note;
 use crate::sort::sat32;
-use crate::source::TypedSource;
-use crate::style::INLINE_SLOTS;
-use crate::utf16::Note;
+use crate::text::source::TypedSource;
+use crate::vocab::style::INLINE_SLOTS;
 
 /// An opening tag that the writer saw closed under an inner tag of its slot.
 const ENDED: u32 = NONE - 1;

@@ -9,12 +9,13 @@
 
 use super::marks::{Kind, Marks, NONE};
 use crate::builder::RunBuilder;
-use crate::msg::msg;
-use crate::source::{TypedSource, Unit};
-use crate::style::{Overlay, INLINE_SLOTS};
+use crate::diagnostics::msg::msg;
+use crate::diagnostics::{Note, Span};
+use crate::text::source::TypedSource;
+use crate::text::unit::Unit;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::utf16::utf16_len_of_tail;
-use crate::utf16::{Note, Span};
+use crate::text::utf16::utf16_len_of_tail;
+use crate::vocab::style::{Overlay, INLINE_SLOTS};
 use crate::vocab::Tag;
 use crate::{DiagnosticCode, StyleCode, StyleSet};
 
@@ -210,7 +211,7 @@ impl Ends for Marks {
 /// order, by the walk over the marks ([`Emit::walk`]) or as the one pass reads them
 /// ([`super::direct`]). It copies the source's text between the units that go and gives
 /// the run builder one span per change of style. In the one pass (`ONE_PASS`), it knows the
-/// UTF-16 lengths of its text by the excess the scan counts ([`crate::utf16`], "Lengths by
+/// UTF-16 lengths of its text by the excess the scan counts ([`crate::text::utf16`], "Lengths by
 /// excess"); in the walk, it counts what it copies.
 pub(super) struct Emit<'w, O, const ONE_PASS: bool> {
     pub out: O,
@@ -553,7 +554,7 @@ pub(super) fn unpaired<'a, T: TypedSource<'a>>(
     closing: bool,
     notes: &mut Vec<Note>,
 ) {
-    if notes.len() >= crate::utf16::MAX_DIAGNOSTICS {
+    if notes.len() >= crate::diagnostics::MAX_DIAGNOSTICS {
         return;
     }
     let text = src.source().text(at, at + len);

@@ -6,9 +6,10 @@
 
 use super::chars::{self, Class};
 use super::lines;
-use crate::search::find_byte;
 use crate::sort::sat32;
-use crate::source::{TypedSource, Unit};
+use crate::text::search::find_byte;
+use crate::text::source::TypedSource;
+use crate::text::unit::Unit;
 use crate::vocab::{Spelling, Tag};
 
 /// Whether the delimiter run `i..i + n` of `ch` (`*`, `_` or `~`) can open and close
@@ -201,8 +202,8 @@ fn name_by_units<U: Unit>(units: &[U], close: u8) -> Option<(usize, Tag)> {
 #[cfg(vector)]
 #[inline(always)]
 fn name_in_chunk<U: Unit>(chunk: &[U; 16], spelling: Spelling) -> Option<(usize, Tag)> {
-    use crate::search::vector::{bits, eq};
-    let v = U::vector(chunk);
+    use crate::text::simd::vector::{bits, eq};
+    let v = crate::text::search::load(chunk);
     // each bracket a constant: a byte splatted at run time costs four instructions more
     let at_close = match spelling {
         Spelling::Brace => eq(v, b'}'),
@@ -212,7 +213,7 @@ fn name_in_chunk<U: Unit>(chunk: &[U; 16], spelling: Spelling) -> Option<(usize,
     if k > Tag::LONGEST_NAME {
         return None;
     }
-    let word = crate::search::vector::to_u128(v);
+    let word = crate::text::simd::vector::to_u128(v);
     let key = word & NAME_MASK.get(k).copied().unwrap_or(0);
     Some((k, Tag::from_key_and_word(key, word as u64, k)?))
 }

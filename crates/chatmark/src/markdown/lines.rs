@@ -5,9 +5,9 @@
 //! tells blank and fence candidates ([`start`]) and reads a prefix ([`prefix`]) from the
 //! line's start without first finding the line's end.
 
-use crate::search::find_byte;
-use crate::source::Unit;
-use crate::style::Overlay;
+use crate::text::search::find_byte;
+use crate::text::unit::Unit;
+use crate::vocab::style::Overlay;
 use crate::{StyleCode, StyleSet};
 
 /// How many units from `k` are the ASCII byte `b`.

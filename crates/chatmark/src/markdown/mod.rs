@@ -30,9 +30,9 @@ pub(crate) mod syntax;
 mod unicode;
 
 use crate::builder::RunBuilder;
-use crate::source::{well_formed, Source, TypedSource};
-use crate::style::INLINE_SLOTS;
-use crate::utf16::{to_diagnostics, Note};
+use crate::diagnostics::{to_diagnostics, Note};
+use crate::text::source::{well_formed, Source, TypedSource};
+use crate::vocab::style::INLINE_SLOTS;
 use crate::{Diagnostic, Formatted, FormattedUtf16};
 #[cfg(not(target_arch = "wasm32"))]
 use emit::Utf8Out;

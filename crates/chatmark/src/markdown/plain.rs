@@ -12,12 +12,13 @@
 //! is: one byte more to stop at costs nothing, and the rule stays "no construct".)
 
 use super::syntax::{is_inline, is_prefix};
-use crate::search::{find, Markdown};
-use crate::source::{units, Source, Unit};
+use crate::text::search::{find, Markdown};
+use crate::text::source::{units, Source};
+use crate::text::unit::Unit;
 
 /// Whether no unit of `input` can begin a markdown construct (see the module docs): then
 /// parsing it gives the input as text with no runs and no diagnostics. Through the scan's
-/// own search ([`crate::search::find`]): a plain message stops only at its line breaks,
+/// own search ([`crate::text::search::find`]): a plain message stops only at its line breaks,
 /// each followed by a unit that is not a line prefix, and at near misses of the search.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn is_plain(input: Source<'_>) -> bool {
@@ -61,7 +62,7 @@ fn plain_by_unit<U: Unit>(input: &[U]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_plain;
-    use crate::source::Source;
+    use crate::text::source::Source;
 
     /// Every message the fast path takes gives the same result through both passes: its
     /// own text, no runs, no diagnostics. Random messages from bytes that are markup only

@@ -1,11 +1,11 @@
 //! The one pass of markdown mode over the message (spec section 2): line by line, the line
 //! start (fences F1–F2, blank lines 2.3, prefixes P1–P4, read by [`super::lines`] only when
 //! the line's first unit can begin one), then the inline constructs of the paragraph line
-//! (I1–I5) up to the line break, found by the markdown search ([`crate::search`]). Delimiter
+//! (I1–I5) up to the line break, found by the markdown search ([`crate::text::search`]). Delimiter
 //! runs go straight into the paragraph's online emphasis matcher (I4–I6) and tags are paired
 //! as they are read (I3); what is not plain text goes to a [`Sink`]. Plain
 //! text is never stored; for a sink that writes by the excess of its UTF-8 text, the
-//! search counts it as it passes ([`crate::utf16`], "Lengths by excess"). Nothing recurses
+//! search counts it as it passes ([`crate::text::utf16`], "Lengths by excess"). Nothing recurses
 //! and each unit is looked at a bounded number of times (L1).
 
 use super::emphasis::{DelimRun, Matcher};
@@ -14,10 +14,11 @@ use super::lines;
 use super::marks::NONE;
 use super::sink::{Line, Sink, TagToken};
 use super::syntax::line_start_special;
-use crate::search::{find, find_byte, find_counting, Markdown};
-use crate::source::{TypedSource, Unit};
-use crate::style::Overlay;
-use crate::utf16::excess_of;
+use crate::text::search::{find, find_byte, find_counting, Markdown};
+use crate::text::source::TypedSource;
+use crate::text::unit::Unit;
+use crate::text::utf16::excess_of;
+use crate::vocab::style::Overlay;
 use crate::vocab::Tag;
 
 /// The opening tags of the current region not yet paired (I3): per tag and spelling, the

@@ -8,7 +8,7 @@
 //! [`Marks`]: super::marks::Marks
 
 use super::emphasis::{DelimRun, Outcome, Pairs};
-use crate::style::Overlay;
+use crate::vocab::style::Overlay;
 use crate::vocab::{Spelling, Tag};
 
 /// A paragraph line with line codes (P4): it starts at `at`, its first `prefix` units go,
@@ -55,6 +55,6 @@ pub(super) trait Sink: Pairs {
     /// [`Pairs::next_run`] gave it.
     fn delimiter(&mut self, run: DelimRun, o: Outcome);
     /// Where the sink counts the excess of the UTF-8 text read so far (see
-    /// [`crate::utf16`], "Lengths by excess"), if it writes by it (the one pass).
+    /// [`crate::text::utf16`], "Lengths by excess"), if it writes by it (the one pass).
     fn excess(&mut self) -> Option<&mut usize>;
 }

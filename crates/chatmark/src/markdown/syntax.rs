@@ -1,10 +1,10 @@
 //! The markdown dialect's byte classes, in one place for the parser's scan
 //! ([`super::scan`]), its fast path ([`super::plain`]) and the markdown renderer's escaping
 //! (W2): the bytes that may begin an inline construct anywhere (I1–I5), which are the stop
-//! bytes of the markdown search bar the line break ([`crate::search::Markdown`]), and those
+//! bytes of the markdown search bar the line break ([`crate::text::search::Markdown`]), and those
 //! that may begin a line prefix at the start of a line (P1–P3, and the blank lines of 2.3).
 
-use crate::search::{Markdown, StopSet};
+use crate::text::search::{Markdown, StopSet};
 
 /// Bytes that may begin a line prefix, at a line's start: a space (P1, and blank lines),
 /// `>` (P2), `#`, `-`, `+` or a digit (P3).

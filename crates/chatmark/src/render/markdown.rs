@@ -25,11 +25,11 @@
 //!   rules could not place. One render and one parse: linear time (L1).
 
 use super::{lines, runs_from, stretch_ends, Ends, Feature, InlineStack, Line, Piece};
+use crate::diagnostics::Span;
 use crate::markdown::chars::{class, Class};
 use crate::markdown::syntax::is_inline;
 use crate::sort::{sat32, sort_by_key32};
-use crate::style::INLINE_SLOTS;
-use crate::utf16::Span;
+use crate::vocab::style::INLINE_SLOTS;
 use crate::vocab::{markup, row, Markup, Tag};
 use crate::{utf16_len, Family, Formatted, StyleCode, StyleSet, TextStyle};
 

@@ -7,7 +7,7 @@ pub(crate) mod html;
 pub(crate) mod markdown;
 
 use crate::builder::RunBuilder;
-use crate::style::INLINE_SLOTS;
+use crate::vocab::style::INLINE_SLOTS;
 use crate::{Formatted, StyleCode, StyleSet, TextStyle};
 
 /// A maximal piece of one line's content (or of its line break) with one style.

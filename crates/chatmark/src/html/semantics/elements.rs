@@ -1,7 +1,7 @@
 //! The H3 element table: what each element name does (its role for H5–H8 and its own
 //! style), WHATWG's void elements (H5) and the elements whose end tag may be omitted (L3).
 
-use crate::style::INLINE_SLOTS;
+use crate::vocab::style::INLINE_SLOTS;
 use crate::vocab::Tag;
 use crate::StyleCode;
 

@@ -4,9 +4,9 @@
 //! word at a time.
 
 use crate::builder::FormattedBuilder;
-use crate::search::swar::{load8, word_units, zero_bytes, LO};
-use crate::search::LineBreaks;
-use crate::source::Source;
+use crate::text::search::LineBreaks;
+use crate::text::simd::swar::{load8, word_units, zero_bytes, LO};
+use crate::text::source::Source;
 use crate::StyleSet;
 
 /// Writes into the builder, keeping line codes off line breaks (1.3). A `\r` is held back
@@ -134,7 +134,7 @@ pub(super) fn scan_in<const COUNT: bool>(
 ) -> (usize, bool) {
     #[cfg(sse2)]
     {
-        use crate::search::sse2::{bits, eq, keep, load, or, units, Sums, WIDTH};
+        use crate::text::simd::sse2::{bits, eq, keep, load, or, units, Sums, WIDTH};
         if b.saturating_sub(a) < WIDTH {
             // the sixteen bytes that end at `b`, or the first sixteen
             let at = b.saturating_sub(WIDTH);
@@ -162,7 +162,7 @@ pub(super) fn scan_in<const COUNT: bool>(
 #[inline(never)]
 pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
     #[cfg(sse2)]
-    if s.len() >= crate::search::sse2::WIDTH {
+    if s.len() >= crate::text::simd::sse2::WIDTH {
         return scan_sse2::<COUNT>(s, lf);
     }
     let cr = LO * u64::from(b'\r');
@@ -206,7 +206,7 @@ pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
 #[cfg(sse2)]
 #[inline(always)]
 fn scan_sse2<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
-    use crate::search::sse2::{bits, eq, keep_last, load, or, units, Sums, WIDTH};
+    use crate::text::simd::sse2::{bits, eq, keep_last, load, or, units, Sums, WIDTH};
     let nl = if lf { b'\n' } else { b'\r' };
     let mut chunks = s.chunks_exact(WIDTH);
     let mut sums = Sums::new();

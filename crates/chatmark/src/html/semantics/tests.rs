@@ -119,7 +119,7 @@ fn html_deep_nesting_is_fine() {
     };
     let (f, d) = drive(&[("<b>", n), ("<i>", n), ("</b>", n), ("x", 1)]);
     assert_eq!(first_codes(&f), ["i"]);
-    assert_eq!(d.len(), crate::utf16::MAX_DIAGNOSTICS); // L3: the first ones only
+    assert_eq!(d.len(), crate::diagnostics::MAX_DIAGNOSTICS); // L3: the first ones only
     let (f, _) = drive(&[("<ul><li>", n), ("x", 1)]);
     assert_eq!(first_codes(&f), ["lst_1", "ind_5"]);
     let (f, _) = drive(&[("<li>x", n)]);

@@ -6,7 +6,7 @@
 
 use super::super::entities::{self, LONGEST_LEGACY_NAME, LONGEST_NAME};
 use super::scan::byte_at;
-use crate::source::Unit;
+use crate::text::unit::Unit;
 
 /// What a character reference expands to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! doctypes and processing instructions that end at the first `>`.
 
 use super::scan::byte_at;
-use crate::source::Unit;
+use crate::text::unit::Unit;
 
 /// Index of the first `>` at or after `from`, plus one; the input length when there is none.
 pub(super) fn after_gt<U: Unit>(units: &[U], from: usize) -> usize {

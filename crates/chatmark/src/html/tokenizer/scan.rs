@@ -1,6 +1,6 @@
 //! Reading the input's units: the fast test of tag-name bytes, and a unit as a byte.
 
-use crate::source::Unit;
+use crate::text::unit::Unit;
 
 /// Bytes of a tag name on the fast paths: lower-case ASCII letters and digits.
 // Evaluated at compile time: an index out of bounds would fail the build, not panic.

@@ -217,7 +217,7 @@ impl fmt::Display for StyleCode {
 /// assert_eq!(err.to_string(), "unknown style code \"zz\"");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown style code {}", crate::msg::Quoted(.0))]
+#[error("unknown style code {}", crate::diagnostics::msg::Quoted(.0))]
 pub struct UnknownStyleCode(pub String);
 
 /// A set of style codes with at most one code per family, iterated in canonical order (C4).

@@ -7,6 +7,8 @@
 //! [`SIZES`] are lists, which tests check against the code table (a new colour without its
 //! palette row fails `cargo test`, not the build).
 
+pub(crate) mod style;
+
 use crate::StyleCode;
 
 /// The I3 tags, one row each: variant, name and the code it adds. [`Tag`] with its

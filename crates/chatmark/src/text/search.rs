@@ -1,7 +1,7 @@
 //! Searching a message's units: the one home of every search over the bytes of a message
 //! (markdown's inline scan and its fast path, I1–I7; HTML's data state, H1; a single byte
-//! such as a line break or a backtick), and of the vector and word operations they are
-//! made of.
+//! such as a line break or a backtick), made of the vector and word operations of
+//! [`super::simd`].
 //!
 //! A search stops at a set of ASCII bytes, and each set is one table of data: a type
 //! implementing [`StopSet`] lists its bytes ([`Markdown`], [`Html`], [`LineBreaks`]).
@@ -24,21 +24,11 @@
 //! UTF-16 units go through the same comparisons as bytes ([`Unit::byte`]): a unit past
 //! U+00FF reads as a non-ASCII byte, never as one of a set's ASCII bytes.
 
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub(crate) mod simd128;
 #[cfg(sse2)]
-pub(crate) mod sse2;
-pub(crate) mod swar;
-
-/// The target's sixteen-byte vector operations, where it has them: SSE2 natively on x86-64,
-/// `simd128` in the npm package's wasm. The code that uses them is under `cfg(vector)`,
-/// which `build.rs` sets for exactly these targets.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub(crate) use simd128 as vector;
-#[cfg(sse2)]
-pub(crate) use sse2 as vector;
-
-use crate::source::Unit;
+use super::simd::sse2;
+#[cfg(vector)]
+use super::simd::vector;
+use super::unit::Unit;
 
 /// One comparison of a search's chunk, made on every unit at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,7 +316,7 @@ pub(crate) fn find_short<S: StopSet, U: Unit>(s: &[U], from: usize) -> usize {
 }
 
 /// [`find`] over UTF-8 for markdown's one pass, which also adds to `excess` how many more
-/// bytes than UTF-16 units `from..` holds up to the stop (see [`crate::utf16`], "Lengths
+/// bytes than UTF-16 units `from..` holds up to the stop (see [`crate::text::utf16`], "Lengths
 /// by excess"). With SSE2 a chunk passed whole is counted only if its high bits show other
 /// bytes than ASCII; the chunk that holds the stop is always counted, with no test, since
 /// whether other bytes come before the stop is a branch the text decides, and one that
@@ -372,7 +362,7 @@ pub(crate) fn find_counting<S: StopSet>(s: &[u8], from: usize, excess: &mut usiz
         }
     }
     let stop = find::<S, u8>(s, from);
-    *excess = excess.wrapping_add(crate::utf16::excess_of(
+    *excess = excess.wrapping_add(super::utf16::excess_of(
         s.get(from..stop).unwrap_or_default(),
     ));
     stop
@@ -422,13 +412,25 @@ fn first(mask: Mask) -> usize {
     (mask.trailing_zeros() / MARK) as usize
 }
 
+/// Sixteen units in one vector register, as sixteen bytes for comparisons with ASCII bytes:
+/// a byte as itself, a UTF-16 unit as [`Unit::byte`] (or 0 from U+8000 on, which is no
+/// more ASCII than 0xFF is).
+#[cfg(vector)]
+#[inline(always)]
+pub(crate) fn load<U: Unit>(chunk: &[U; CHUNK]) -> vector::m128i {
+    match U::chunk(chunk) {
+        super::unit::Chunk::Bytes(b) => vector::load(b),
+        super::unit::Chunk::Units(u) => vector::load_utf16(u),
+    }
+}
+
 /// The units of `chunk` that `S` stops at: each of its comparisons made on the sixteen
 /// units of one register, and the results' top bits taken (`pmovmskb`, `i8x16.bitmask`).
 #[cfg(vector)]
 #[inline(always)]
 fn marks<S: StopSet, U: Unit>(chunk: &[U; CHUNK]) -> Mask {
     use vector::{bits, eq, gt, or, set, zero};
-    let v = U::vector(chunk);
+    let v = load::<U>(chunk);
     let folded = set(v, 0x20);
     let compare = |c: Compare| match c {
         Compare::Is(b) => eq(v, b),
@@ -490,7 +492,7 @@ mod tests {
             if text.is_char_boundary(from) {
                 let mut excess = 1000;
                 assert_eq!(find_counting::<S>(bytes, from, &mut excess), want);
-                let passed = crate::utf16::excess_of(&bytes[from..want]);
+                let passed = crate::text::utf16::excess_of(&bytes[from..want]);
                 assert_eq!(excess, 1000 + passed, "{text:?} {from}");
             }
         }

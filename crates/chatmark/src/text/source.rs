@@ -5,99 +5,14 @@
 //! of the one or the other. Markup is ASCII (2.1–2.3, H1), so the parsers look at units as
 //! bytes ([`Unit::byte`]) and decode whole characters only where a rule needs one (I4's
 //! flanking, names and values of tags, diagnostics). Three names, one per role: a code
-//! unit is a [`Unit`]; a message is a [`Source`], in either encoding (markdown mode is one
-//! copy around per-unit scans generic over the unit); HTML mode's tokenizer is
+//! unit is a [`Unit`] (`unit.rs`); a message is a [`Source`], in either encoding (markdown
+//! mode is one copy around per-unit scans generic over the unit); HTML mode's tokenizer is
 //! monomorphised over the encoding through [`TypedSource`]. [`well_formed`] makes UTF-16
 //! input well formed (L2).
 
 use std::borrow::Cow;
 
-/// A code unit of a source: a UTF-8 byte or a UTF-16 unit.
-pub(crate) trait Unit: Copy {
-    /// The unit as a byte: itself below 0x100, else 0xFF. ASCII stays ASCII and nothing
-    /// else becomes ASCII, which is all the parser asks of a unit it does not decode.
-    fn byte(self) -> u8;
-
-    /// How many units from the start of `s` are the ASCII byte `b` (a delimiter or
-    /// backtick run's length).
-    #[inline]
-    fn run_of(s: &[Self], b: u8) -> usize {
-        s.iter().take_while(|c| c.byte() == b).count()
-    }
-
-    /// The units as bytes, if they are bytes (UTF-8).
-    #[inline(always)]
-    fn as_bytes(_: &[Self]) -> Option<&[u8]> {
-        None
-    }
-
-    /// Sixteen units as sixteen bytes in one vector register (SSE2, or the wasm's `v128`),
-    /// for searches that compare them with ASCII bytes: a byte as itself, a UTF-16 unit as
-    /// [`Unit::byte`] (or 0 from U+8000 on, which is no more ASCII than 0xFF is).
-    #[cfg(vector)]
-    fn vector(chunk: &[Self; 16]) -> crate::search::vector::m128i;
-}
-
-impl Unit for u8 {
-    #[inline(always)]
-    fn as_bytes(s: &[u8]) -> Option<&[u8]> {
-        Some(s)
-    }
-
-    #[inline(always)]
-    fn byte(self) -> u8 {
-        self
-    }
-
-    /// Eight bytes at a time: the first byte of the word that is not `b` ends a run
-    /// shorter than eight (nearly every run) without a loop.
-    #[inline(always)]
-    fn run_of(s: &[u8], b: u8) -> usize {
-        if let Some(w) = s.first_chunk::<8>() {
-            let other = u64::from_le_bytes(*w) ^ (u64::from(b) * 0x0101_0101_0101_0101);
-            if other != 0 {
-                return (other.trailing_zeros() / 8) as usize;
-            }
-        }
-        s.iter().take_while(|&&c| c == b).count()
-    }
-
-    #[cfg(vector)]
-    #[inline(always)]
-    fn vector(chunk: &[u8; 16]) -> crate::search::vector::m128i {
-        crate::search::vector::load(chunk)
-    }
-}
-
-impl Unit for u16 {
-    #[inline(always)]
-    fn byte(self) -> u8 {
-        self.min(0xff) as u8
-    }
-
-    /// Four units at a time, as one word: the lowest unit that is not `b` ends a run
-    /// shorter than four without a loop.
-    #[inline(always)]
-    fn run_of(s: &[u16], b: u8) -> usize {
-        if let Some(&[u0, u1, u2, u3]) = s.first_chunk::<4>() {
-            // spelled out: as a fold, the size-tuned wasm reads the units in a loop, where
-            // this is one 64-bit load
-            let word =
-                u64::from(u0) | u64::from(u1) << 16 | u64::from(u2) << 32 | u64::from(u3) << 48;
-            let other = word ^ (u64::from(b) * 0x0001_0001_0001_0001);
-            if other != 0 {
-                return (other.trailing_zeros() / 16) as usize;
-            }
-        }
-        s.iter().take_while(|&&c| c == u16::from(b)).count()
-    }
-
-    #[cfg(vector)]
-    #[inline(always)]
-    fn vector(chunk: &[u16; 16]) -> crate::search::vector::m128i {
-        crate::search::vector::load_utf16(chunk)
-    }
-}
+use super::unit::Unit;
 
 /// A message as a typed slice, for parsers monomorphised over the unit (HTML mode's
 /// tokenizer): its units to scan, the [`Source`] of it for the rest, and its names and
@@ -311,10 +226,14 @@ impl<'a> Source<'a> {
     }
 
     /// The first position in `from..end` whose unit `S` stops at, or `end`, unit by unit
-    /// ([`crate::search::find_short`]).
+    /// ([`crate::text::search::find_short`]).
     #[cfg_attr(not(feature = "html"), allow(dead_code))]
-    pub(crate) fn find_short<S: crate::search::StopSet>(self, from: usize, end: usize) -> usize {
-        units!(self, u => crate::search::find_short::<S, _>(u.get(..end).unwrap_or_default(), from))
+    pub(crate) fn find_short<S: crate::text::search::StopSet>(
+        self,
+        from: usize,
+        end: usize,
+    ) -> usize {
+        units!(self, u => crate::text::search::find_short::<S, _>(u.get(..end).unwrap_or_default(), from))
     }
 
     /// The character that ends at `pos`, if it starts at or after `floor`. A lone
@@ -404,7 +323,7 @@ pub(crate) fn well_formed(input: &[u16]) -> Cow<'_, [u16]> {
 // Of sixteen units, bit `k` set when unit `k` is a surrogate, and when it has bit 10 set
 // (a surrogate's is low): vector comparisons on x86-64 and in the wasm with SIMD.
 #[cfg(vector)]
-use crate::search::vector::{bit10s, surrogates};
+use super::simd::vector::{bit10s, surrogates};
 
 /// Of sixteen units, bit `k` set when unit `k` is a surrogate.
 #[cfg(not(vector))]
@@ -636,6 +555,6 @@ mod tests {
         assert_eq!(s.byte(0), Some(0xe9));
         assert_eq!(s.byte(4), Some(0xff));
         // U+017B's low byte is `{`: a UTF-16 unit is never taken for the ASCII it ends with
-        assert_eq!(crate::search::find_byte(&u[2..], b'{'), None);
+        assert_eq!(crate::text::search::find_byte(&u[2..], b'{'), None);
     }
 }

@@ -121,7 +121,7 @@ pub(crate) fn units(v: m128i) -> m128i {
 }
 
 /// The excess of bytes `a..b` of `v` (UTF-8: their continuation bytes less their four-byte
-/// leads), modulo 2^64 ([`crate::utf16`], "Lengths by excess").
+/// leads), modulo 2^64 ([`crate::text::utf16`], "Lengths by excess").
 #[inline(always)]
 pub(crate) fn excess_in(v: m128i, a: usize, b: usize) -> usize {
     (b - a).wrapping_sub(Sums::new().add(keep(units(v), a, b)).total())

@@ -1,8 +1,8 @@
 //! Sixteen bytes at a time in a wasm SIMD register, for the npm package (built with
 //! `simd128`, which every browser engine has had since 2023): the operations of
-//! [`crate::search::sse2`] that the markdown scan's stop-byte search and its tag names (I3) use,
+//! [`crate::text::simd::sse2`] that the markdown scan's stop-byte search and its tag names (I3) use,
 //! under the same names, so that their code is one for both targets (through
-//! [`crate::search::vector`]), and the UTF-16 input's surrogate pairing (L2). No `unsafe` here: the
+//! [`crate::text::simd::vector`]), and the UTF-16 input's surrogate pairing (L2). No `unsafe` here: the
 //! intrinsics are safe functions where the feature is enabled, and loads go through arrays.
 
 pub(crate) use core::arch::wasm32::v128 as m128i;

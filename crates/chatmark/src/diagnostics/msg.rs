@@ -84,7 +84,7 @@ impl fmt::Display for Quoted<'_> {
 macro_rules! msg {
     ($($piece:expr),+ $(,)?) => {{
         let mut out = String::new();
-        $($crate::msg::Piece::put($piece, &mut out);)+
+        $($crate::diagnostics::msg::Piece::put($piece, &mut out);)+
         out
     }};
 }
