@@ -302,24 +302,64 @@ fn parse_ipv4(parts: &[&str]) -> Option<Ipv4Addr> {
     u32::try_from(addr).ok().map(Ipv4Addr::from)
 }
 
-/// The IPv4 ranges no webhook may target, most specific first.
-const V4_BLOCKED: &[(u32, u8, &str)] = &[
-    (0xFFFF_FFFF, 32, "broadcast"),
-    (0x0000_0000, 8, "unspecified (this network)"),
-    (0x0A00_0000, 8, "private"),
-    (0x6440_0000, 10, "shared address space (CGNAT)"),
-    (0x7F00_0000, 8, "loopback"),
-    (0xA9FE_0000, 16, "link-local"),
-    (0xAC10_0000, 12, "private"),
-    (0xC000_0000, 24, "IETF protocol assignments"),
-    (0xC000_0200, 24, "documentation"),
-    (0xC058_6300, 24, "6to4 relay anycast"),
-    (0xC0A8_0000, 16, "private"),
-    (0xC612_0000, 15, "benchmarking"),
-    (0xC633_6400, 24, "documentation"),
-    (0xCB00_7100, 24, "documentation"),
-    (0xE000_0000, 4, "multicast"),
-    (0xF000_0000, 4, "reserved"),
+/// The IPv4 blocks of IANA's IPv4 Special-Purpose Address Registry that are not globally
+/// reachable, and multicast (224.0.0.0/4, from the multicast registry): no webhook may target
+/// them. Checked in order, so the globally reachable exceptions inside a blocked block come
+/// first (`None`: allowed).
+const V4_SPECIAL: &[(u32, u8, Option<&str>)] = &[
+    (0xC000_0009, 32, None), // Port Control Protocol anycast (RFC 7723): globally reachable
+    (0xC000_000A, 32, None), // TURN anycast (RFC 8155): globally reachable
+    (0xC058_6302, 32, None), // 6a44-relay anycast (RFC 6751): globally reachable
+    (0x0000_0000, 8, Some("unspecified (this network)")),
+    (0x0A00_0000, 8, Some("private")),
+    (0x6440_0000, 10, Some("shared address space (CGNAT)")),
+    (0x7F00_0000, 8, Some("loopback")),
+    (0xA9FE_0000, 16, Some("link-local")),
+    (0xAC10_0000, 12, Some("private")),
+    // IPv4 service continuity, dummy address, NAT64/DNS64 discovery… (RFC 6890)
+    (0xC000_0000, 24, Some("IETF protocol assignments")),
+    (0xC000_0200, 24, Some("documentation")),
+    (0xC058_6300, 24, Some("6to4 relay anycast (deprecated)")),
+    (0xC0A8_0000, 16, Some("private")),
+    (0xC612_0000, 15, Some("benchmarking")),
+    (0xC633_6400, 24, Some("documentation")),
+    (0xCB00_7100, 24, Some("documentation")),
+    (0xE000_0000, 4, Some("multicast")),
+    (0xFFFF_FFFF, 32, Some("broadcast")),
+    (0xF000_0000, 4, Some("reserved")),
+];
+
+/// The IPv6 blocks no webhook may target, in order (`None`: allowed, an exception inside a
+/// later block): IANA's IPv6 Special-Purpose Address Registry's blocks that are not globally
+/// reachable, multicast and the deprecated site-local block; then everything outside global
+/// unicast (2000::/3). The forms that embed an IPv4 address are judged before this table
+/// (see [`embedded_v4`]).
+const V6_SPECIAL: &[(u128, u8, Option<&str>)] = &[
+    (0, 128, Some("unspecified")),
+    (1, 128, Some("loopback")),
+    (0x0100 << 112, 64, Some("discard-only")),
+    (0x0100_0000_0000_0001 << 64, 64, Some("dummy prefix")),
+    // inside 2001::/23, the globally reachable assignments: PCP, TURN and DNS-SD SRP
+    // anycast, AMT, AS112-v6, ORCHIDv2 and drone remote ID tags
+    ((0x2001_0001 << 96) | 1, 128, None),
+    ((0x2001_0001 << 96) | 2, 128, None),
+    ((0x2001_0001 << 96) | 3, 128, None),
+    (0x2001_0003 << 96, 32, None),
+    (0x2001_0004_0112 << 80, 48, None),
+    (0x2001_0020 << 96, 28, None),
+    (0x2001_0030 << 96, 28, None),
+    (0x2001_0002 << 96, 48, Some("benchmarking")),
+    (0x2001_0010 << 96, 28, Some("ORCHID (deprecated)")),
+    (0x2001_0db8 << 96, 32, Some("documentation")),
+    (0x2001 << 112, 23, Some("IETF protocol assignments")),
+    (0x3fff << 112, 20, Some("documentation")),
+    (0x5f00 << 112, 16, Some("segment routing (SRv6) SIDs")),
+    (0xfc00 << 112, 7, Some("unique-local")),
+    (0xfe80 << 112, 10, Some("link-local")),
+    (0xfec0 << 112, 10, Some("site-local (deprecated)")),
+    (0xff00 << 112, 8, Some("multicast")),
+    (0x2000 << 112, 3, None),
+    (0, 0, Some("reserved (outside global unicast 2000::/3)")),
 ];
 
 fn in_v4(addr: u32, net: u32, prefix: u8) -> bool {
@@ -327,29 +367,64 @@ fn in_v4(addr: u32, net: u32, prefix: u8) -> bool {
     addr & mask == net & mask
 }
 
+/// An IPv6 form embedding an IPv4 address, with the address(es) it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Embedding {
+    /// `::ffff:a.b.c.d`: a socket on this host reaches `a.b.c.d` itself.
+    Mapped(Ipv4Addr),
+    /// `::ffff:0:a.b.c.d` (SIIT, RFC 6145): not routed beyond a translator's domain.
+    Translated(Ipv4Addr),
+    /// `::a.b.c.d` (deprecated, RFC 4291).
+    Compatible(Ipv4Addr),
+    /// `64:ff9b::a.b.c.d`, the NAT64 well-known prefix (RFC 6052): globally reachable.
+    Nat64(Ipv4Addr),
+    /// `64:ff9b:1::/48`, NAT64 prefixes for local use (RFC 8215), the address in the last
+    /// 32 bits (a /96 under it): not globally reachable.
+    Nat64Local(Ipv4Addr),
+    /// `2002:AABB:CCDD::/48`, 6to4 (RFC 3056), carrying `AA.BB.CC.DD`.
+    SixToFour(Ipv4Addr),
+    /// `2001:0:SSSS:SSSS:…:CCCC:CCCC`, Teredo (RFC 4380): the server's address, and the
+    /// client's public address (stored inverted).
+    Teredo(Ipv4Addr, Ipv4Addr),
+}
+
+/// The IPv4 address(es) an IPv6 address embeds, by the form it has, if any (`::` and `::1`
+/// are not IPv4-compatible addresses).
+fn embedded_v4(bits: u128) -> Option<Embedding> {
+    let low = Ipv4Addr::from((bits & 0xFFFF_FFFF) as u32);
+    let prefix = |net: u128, len: u8| in_v6(bits, net, len);
+    Some(if prefix(0xffff << 32, 96) {
+        Embedding::Mapped(low)
+    } else if prefix(0xffff << 48, 96) {
+        Embedding::Translated(low)
+    } else if prefix(0, 96) && bits > 1 {
+        Embedding::Compatible(low)
+    } else if prefix(0x0064_ff9b << 96, 96) {
+        Embedding::Nat64(low)
+    } else if prefix(0x0064_ff9b_0001 << 80, 48) {
+        Embedding::Nat64Local(low)
+    } else if prefix(0x2002 << 112, 16) {
+        Embedding::SixToFour(Ipv4Addr::from(((bits >> 80) & 0xFFFF_FFFF) as u32))
+    } else if prefix(0x2001 << 112, 32) {
+        let server = Ipv4Addr::from(((bits >> 64) & 0xFFFF_FFFF) as u32);
+        Embedding::Teredo(server, Ipv4Addr::from(!((bits & 0xFFFF_FFFF) as u32)))
+    } else {
+        return None;
+    })
+}
+
 fn in_v6(addr: u128, net: u128, prefix: u8) -> bool {
     let mask = u128::MAX.checked_shl(128 - u32::from(prefix)).unwrap_or(0);
     addr & mask == net & mask
 }
 
-/// The IPv6 ranges no webhook may target (forms embedding IPv4 are handled apart).
-const V6_BLOCKED: &[(u128, u8, &str)] = &[
-    (0, 128, "unspecified"),
-    (1, 128, "loopback"),
-    (0, 96, "IPv4-compatible (deprecated)"),
-    (0x0064_ff9b_0001 << 80, 48, "local-use NAT64"),
-    (0x0100 << 112, 64, "discard-only"),
-    (0x2001 << 112, 32, "Teredo"),
-    (0x2001_0db8 << 96, 32, "documentation"),
-    (0x3fff << 112, 20, "documentation"),
-    (0xfc00 << 112, 7, "unique-local"),
-    (0xfe80 << 112, 10, "link-local"),
-    (0xfec0 << 112, 10, "site-local (deprecated)"),
-    (0xff00 << 112, 8, "multicast"),
-];
-
-/// The name of the blocked range holding `addr`, if any (IPv4-mapped, NAT64 and 6to4 IPv6
-/// forms are judged by the IPv4 address they carry).
+/// The name of the blocked range holding `addr`, if any: the blocks of IANA's IPv4 and IPv6
+/// Special-Purpose Address Registries that are not globally reachable, multicast, and IPv6
+/// outside global unicast. Every IPv6 form embedding an IPv4 address (IPv4-mapped and
+/// -translated, -compatible, NAT64 of either prefix, 6to4, Teredo) is judged by that address
+/// first, and named by its range when that one is blocked; the mapped form, the NAT64
+/// well-known prefix, 6to4 and Teredo are then allowed, the others are blocked as what they
+/// are (they are not routed on the internet).
 ///
 /// # Examples
 ///
@@ -357,33 +432,34 @@ const V6_BLOCKED: &[(u128, u8, &str)] = &[
 /// use chatmark_api::is_blocked_ip;
 /// assert_eq!(is_blocked_ip("100.64.0.1".parse().unwrap()), Some("shared address space (CGNAT)"));
 /// assert_eq!(is_blocked_ip("::ffff:127.0.0.1".parse().unwrap()), Some("loopback"));
+/// assert_eq!(is_blocked_ip("::ffff:0:127.0.0.1".parse().unwrap()), Some("loopback"));
+/// assert_eq!(is_blocked_ip("2001:0:4136:e378:8000:63bf:3fff:fdd2".parse().unwrap()), Some("documentation"));
 /// assert_eq!(is_blocked_ip("93.184.216.34".parse().unwrap()), None);
+/// assert_eq!(is_blocked_ip("64:ff9b::93.184.216.34".parse().unwrap()), None);
 /// ```
 pub fn is_blocked_ip(addr: IpAddr) -> Option<&'static str> {
     match addr {
         IpAddr::V4(a) => {
             let a = u32::from(a);
-            V4_BLOCKED
+            V4_SPECIAL
                 .iter()
-                .find(|(net, prefix, _)| in_v4(a, *net, *prefix))
-                .map(|&(_, _, name)| name)
+                .find(|&&(net, prefix, _)| in_v4(a, net, prefix))
+                .and_then(|&(_, _, name)| name)
         }
         IpAddr::V6(a) => {
             let bits = u128::from(a);
-            let low32 = Ipv4Addr::from((bits & 0xFFFF_FFFF) as u32);
-            if in_v6(bits, 0xffff << 32, 96) || in_v6(bits, 0x0064_ff9b << 96, 96) {
-                // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
-                return is_blocked_ip(IpAddr::V4(low32));
+            let v4 = |a: Ipv4Addr| is_blocked_ip(IpAddr::V4(a));
+            match embedded_v4(bits) {
+                Some(Embedding::Mapped(a) | Embedding::Nat64(a) | Embedding::SixToFour(a)) => v4(a),
+                Some(Embedding::Teredo(server, client)) => v4(server).or_else(|| v4(client)),
+                Some(Embedding::Translated(a)) => v4(a).or(Some("IPv4-translated")),
+                Some(Embedding::Compatible(a)) => v4(a).or(Some("IPv4-compatible (deprecated)")),
+                Some(Embedding::Nat64Local(a)) => v4(a).or(Some("local-use NAT64")),
+                None => V6_SPECIAL
+                    .iter()
+                    .find(|&&(net, prefix, _)| in_v6(bits, net, prefix))
+                    .and_then(|&(_, _, name)| name),
             }
-            if in_v6(bits, 0x2002 << 112, 16) {
-                // 6to4: 2002:AABB:CCDD::/48 carries AA.BB.CC.DD.
-                let v4 = Ipv4Addr::from(((bits >> 80) & 0xFFFF_FFFF) as u32);
-                return is_blocked_ip(IpAddr::V4(v4));
-            }
-            V6_BLOCKED
-                .iter()
-                .find(|(net, prefix, _)| in_v6(bits, *net, *prefix))
-                .map(|&(_, _, name)| name)
         }
     }
 }
