@@ -1656,7 +1656,11 @@ fn an_unreachable_postgres_database_stops_the_start() {
     )])
     .unwrap();
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("PostgreSQL"), "{stderr}");
+    // issue 51 finding 7: read as a URL, so the cause named is the unreachable database
+    assert!(
+        stderr.contains("PostgreSQL database caps on 127.0.0.1:1"),
+        "{stderr}"
+    );
 }
 
 /// Issue 25: the PostgreSQL store refuses a single-threaded runtime, where its blocking

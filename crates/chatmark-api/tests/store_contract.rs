@@ -263,6 +263,16 @@ fn postgres_store_keeps_the_contract() {
     assert!(notes.iter().any(|n| n.contains("revoked")), "{notes:?}");
     assert!(store.access_token_known("real-token").unwrap());
     assert!(!store.access_token_known(seed::DEMO_ACCESS_TOKEN).unwrap());
+
+    // issue 51 finding 7: a URL scheme is case-insensitive, POSTGRES:// and PostgreSQL://
+    // open the same database (they stopped the start with "invalid connection string")
+    for scheme in ["POSTGRES", "PostgreSQL"] {
+        let upper = url.replacen("postgres", scheme, 1);
+        let (store, _) = runtime
+            .block_on(postgres::PostgresStore::open(&upper, None, &[], &tls))
+            .unwrap_or_else(|e| panic!("{upper}: {e}"));
+        assert!(store.add_message(&message("upper case")).unwrap() > last);
+    }
 }
 
 /// Instances starting together migrate and seed once: eight stores opened at the same

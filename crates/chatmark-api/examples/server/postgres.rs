@@ -77,9 +77,28 @@ pub struct PostgresStore {
 
 /// Whether the `CHATMARK_API_DB` value names a PostgreSQL database (else a SQLite file).
 pub fn is_url(db: &str) -> bool {
-    // a URL scheme is case-insensitive: POSTGRES://… is not a file name either
-    let scheme = |s: &str| db.get(..s.len()).is_some_and(|p| p.eq_ignore_ascii_case(s));
-    scheme("postgres://") || scheme("postgresql://")
+    scheme_len(db).is_some()
+}
+
+/// The length of a `postgres://` or `postgresql://` scheme at the start of `db`, in any case
+/// (a URL scheme is case-insensitive: `POSTGRES://…` is not a file name either).
+fn scheme_len(db: &str) -> Option<usize> {
+    ["postgres://", "postgresql://"]
+        .into_iter()
+        .find(|s| db.get(..s.len()).is_some_and(|p| p.eq_ignore_ascii_case(s)))
+        .map(str::len)
+}
+
+/// `url` with its scheme in lower case, which is all tokio-postgres's parser reads.
+fn lower_scheme(url: &str) -> String {
+    match scheme_len(url) {
+        Some(n) => format!(
+            "{}{}",
+            url.get(..n).unwrap_or_default().to_ascii_lowercase(),
+            url.get(n..).unwrap_or_default()
+        ),
+        None => url.to_owned(),
+    }
 }
 
 fn backend(e: &tokio_postgres::Error) -> StoreError {
@@ -141,7 +160,7 @@ impl PostgresStore {
         if Handle::current().runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
             return Err("the PostgreSQL store needs a multi-threaded tokio runtime".to_owned());
         }
-        let mut config = tokio_postgres::Config::from_str(url)
+        let mut config = tokio_postgres::Config::from_str(&lower_scheme(url))
             .map_err(|e| format!("CHATMARK_API_DB is not a usable PostgreSQL URL: {e}"))?;
         if config.get_connect_timeout().is_none() {
             // an unreachable host fails the start (or a request) instead of hanging on it
