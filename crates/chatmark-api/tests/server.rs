@@ -1675,3 +1675,31 @@ async fn the_postgres_store_refuses_a_current_thread_runtime() {
         "opened on a current-thread runtime"
     );
 }
+
+/// Issue 51 finding 8: a complete request followed by the client's half-close
+/// (`shutdown(SHUT_WR)`) is answered before the server closes (it got an empty reply).
+#[tokio::test]
+async fn a_request_before_a_half_close_is_answered() {
+    let addr = start(config(5)).await;
+    let body = r#"{"chat_id":1,"text":"half"}"#;
+    for path in ["/bot1:a/sendMessage", "/v3.0/oa/quota/group"] {
+        let request = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\naccess_token: demo-oa-token\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(request.as_bytes()).await.unwrap();
+        s.shutdown().await.unwrap();
+        let answer = read_until_closed(&mut s).await;
+        let (head, json) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        assert!(head.starts_with("HTTP/1.1 "), "{path}: {answer:?}");
+        let v: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+        if path.starts_with("/v3.0/") {
+            // a sendMessage body is not a quota request: refused, but answered
+            assert_eq!(v["error"], json!(400), "{answer}");
+        } else {
+            assert!(head.starts_with("HTTP/1.1 200"), "{answer}");
+            assert_eq!(v["ok"], json!(true), "{answer}");
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! malformed request line, also one pipelined behind a valid request) get hyper's automatic
 //! answer, which is rewritten here into the route's JSON envelope; so is the 503 of a
 //! connection over the cap, whose request line is peeked for its route.
+//! A client may half-close its side after a complete request: the answer still goes out.
 //! A request head that arrived pipelined behind the request before it is a head too: the
 //! layer follows the requests' framing in the bytes it reads ([`Framing`]), so that when the
 //! router answers with more bytes read than that request held, the header timeout runs.
@@ -247,6 +248,8 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
     let connection = http1::Builder::new()
         .max_buf_size(MAX_HEAD)
         .keep_alive(true)
+        // a client may shut down its side after a complete request and wait for the answer
+        .half_close(true)
         .serve_connection(TokioIo::new(io), service);
     let timed_out = tokio::select! {
         _ = connection => false,
