@@ -1703,3 +1703,30 @@ async fn a_request_before_a_half_close_is_answered() {
         }
     }
 }
+
+/// Issue 51 finding 5: an HTTP/2 client with prior knowledge (the `PRI * HTTP/2.0` preface)
+/// gets 505 in the envelope, which says to use HTTP/1.1, instead of a closed connection.
+#[tokio::test]
+async fn http2_prior_knowledge_is_answered_in_the_envelope() {
+    let addr = start(config(5)).await;
+    let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+    let (status, head, v) = raw(addr, preface).await;
+    assert_eq!(status, 505, "{head}");
+    assert!(head.contains("content-type: application/json"), "{head}");
+    assert_eq!(
+        (v["ok"].clone(), v["errorCode"].clone()),
+        (json!(false), json!(505)),
+        "{v}"
+    );
+    assert!(
+        v["description"].as_str().unwrap().contains("HTTP/1.1"),
+        "{v}"
+    );
+    // the preface split over two writes is recognised too
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"PRI * HTTP/2").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    s.write_all(b".0\r\n\r\nSM\r\n\r\n").await.unwrap();
+    let answer = read_until_closed(&mut s).await;
+    assert!(answer.starts_with("HTTP/1.1 505"), "{answer:?}");
+}

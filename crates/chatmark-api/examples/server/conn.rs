@@ -10,7 +10,8 @@
 //! the body read itself. Requests hyper cannot parse (a head over [`MAX_HEAD`] bytes, a
 //! malformed request line, also one pipelined behind a valid request) get hyper's automatic
 //! answer, which is rewritten here into the route's JSON envelope; so is the 503 of a
-//! connection over the cap, whose request line is peeked for its route.
+//! connection over the cap, whose request line is peeked for its route, and an HTTP/2
+//! client with prior knowledge (its preface), which hyper drops without an answer, gets 505.
 //! A client may half-close its side after a complete request: the answer still goes out.
 //! A request head that arrived pipelined behind the request before it is a head too: the
 //! layer follows the requests' framing in the bytes it reads ([`Framing`]), so that when the
@@ -256,33 +257,51 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
         // a head too slow, or an idle connection
         () = clock.expired() => clock.phase() == Phase::Head,
     };
+    let head_start = clock
+        .head_start
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
     // A request head that did not complete in time answers 408 in its route's envelope
-    // before the close; an idle connection just closes.
-    if timed_out {
-        let quota = targets_quota(
-            &clock
-                .head_start
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        let answer = envelope_answer(
+    // before the close; an HTTP/2 client with prior knowledge, which hyper drops without a
+    // word, answers 505; an idle connection just closes.
+    let answer = if timed_out {
+        envelope_answer(
             408,
-            quota,
+            targets_quota(&head_start),
             &format!(
                 "the request head did not arrive within {} ms",
                 clock.header_timeout.as_millis()
             ),
-        );
-        let _ = tokio::task::spawn_blocking(move || {
-            use std::io::Write;
-            let mut spare = spare;
-            let _ = spare.set_nonblocking(false);
-            let _ = spare.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = spare.write_all(&answer);
-            let _ = spare.shutdown(std::net::Shutdown::Both);
-        })
-        .await;
-    }
+        )
+    } else if head_start.starts_with(H2_PREFACE) {
+        h2_answer()
+    } else {
+        return;
+    };
+    let _ = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut spare = spare;
+        let _ = spare.set_nonblocking(false);
+        let _ = spare.set_write_timeout(Some(Duration::from_secs(1)));
+        let _ = spare.write_all(&answer);
+        let _ = spare.shutdown(std::net::Shutdown::Both);
+    })
+    .await;
+}
+
+/// The start of the HTTP/2 connection preface (RFC 9113 section 3.4), which HTTP/1.1 reads as
+/// a request line of version `HTTP/2.0`: hyper drops the connection when it reads the whole
+/// line, and answers 400 when it sees the version before (the preface split across reads).
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2";
+
+/// The answer to an HTTP/2 client with prior knowledge.
+fn h2_answer() -> Vec<u8> {
+    envelope_answer(
+        505,
+        false,
+        "HTTP/2 is not served (h2c prior knowledge): send the request over HTTP/1.1",
+    )
 }
 
 /// Whether the start of a request (its request line) targets the quota API, whose answers
@@ -445,7 +464,17 @@ impl AsyncWrite for Timed {
                     431 => format!("the request head is longer than {MAX_HEAD} bytes"),
                     _ => format!("the request could not be read as HTTP/1.1 ({reason})"),
                 };
-                this.out = envelope_answer(status, this.is_quota(), &message);
+                let h2 = this
+                    .clock
+                    .head_start
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .starts_with(H2_PREFACE);
+                this.out = if h2 {
+                    h2_answer()
+                } else {
+                    envelope_answer(status, this.is_quota(), &message)
+                };
             }
         }
         Poll::Ready(Ok(buf.len()))
