@@ -141,6 +141,21 @@ pub trait Store: Send + Sync {
     /// ```
     fn add_message(&self, message: &NewMessage) -> Result<u64, StoreError>;
 
+    /// The message stored under `id`, exactly as it was given to [`Store::add_message`]
+    /// (every valid text included: control characters such as U+0000 too), or `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark_api::store::{MemoryStore, NewMessage, Store};
+    /// let s = MemoryStore::default();
+    /// let m = NewMessage { bot: "b".into(), chat_id: "1".into(), date: chatmark_api::EpochMillis::now(), text: "a\0b".into(), text_styles: "[]".into() };
+    /// let id = s.add_message(&m).unwrap();
+    /// assert_eq!(s.message(id).unwrap(), Some(m));
+    /// assert_eq!(s.message(id + 1).unwrap(), None);
+    /// ```
+    fn message(&self, id: u64) -> Result<Option<NewMessage>, StoreError>;
+
     /// The quota assets of `request.quota_owner` passing the request's filters, in the
     /// order they were stored.
     ///
@@ -165,8 +180,7 @@ pub trait Store: Send + Sync {
     fn access_token_known(&self, token: &str) -> Result<bool, StoreError>;
 }
 
-/// A [`Store`] in memory: nothing survives the process, and message contents are not kept
-/// (only the last id given).
+/// A [`Store`] in memory: nothing survives the process.
 ///
 /// # Examples
 ///
@@ -188,6 +202,7 @@ struct Memory {
     probe_day: u64,
     probes: HashMap<String, u32>,
     last_message_id: u64,
+    messages: HashMap<u64, NewMessage>,
     assets: HashMap<QuotaOwner, Vec<QuotaAsset>>,
     tokens: HashSet<String>,
 }
@@ -272,10 +287,16 @@ impl Store for MemoryStore {
         Ok(*calls)
     }
 
-    fn add_message(&self, _message: &NewMessage) -> Result<u64, StoreError> {
+    fn add_message(&self, message: &NewMessage) -> Result<u64, StoreError> {
         let mut m = self.lock();
         m.last_message_id += 1;
-        Ok(m.last_message_id)
+        let id = m.last_message_id;
+        m.messages.insert(id, message.clone());
+        Ok(id)
+    }
+
+    fn message(&self, id: u64) -> Result<Option<NewMessage>, StoreError> {
+        Ok(self.lock().messages.get(&id).cloned())
     }
 
     fn quota_assets(&self, request: &QuotaRequest) -> Result<Vec<QuotaAsset>, StoreError> {

@@ -71,6 +71,16 @@ async fn two_instances_on_one_postgres_database_act_as_one() {
         assert!(ids.insert(message_id(&v)), "a repeated id: {v}");
     }
     assert_eq!(ids.len(), 400);
+    // issue 51 finding 1: U+0000 is a valid text (R1), stored as any other
+    let (status, v) = post(
+        addrs[1],
+        "/bot1:a/sendMessage",
+        &[],
+        r#"{"chat_id":1,"text":"a\u0000b"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    ids.insert(message_id(&v));
     let highest = *ids.iter().max().unwrap();
 
     // a webhook set through one instance is seen and probed through the other

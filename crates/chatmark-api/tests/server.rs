@@ -152,6 +152,47 @@ async fn send_message_markdown() {
     );
 }
 
+/// Issue 51 finding 1: U+0000 in a text is kept and stored exactly (R1); in a bot token (a
+/// percent-escaped path) it is refused as no token, before any store sees it.
+#[tokio::test]
+async fn control_characters_in_texts_are_kept_and_in_tokens_refused() {
+    let db = temp_path("nul.sqlite3");
+    let addr = start(app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(5)
+    })
+    .await;
+    let (status, v) = post(
+        addr,
+        "/bot1:a/sendMessage",
+        &[],
+        r#"{"chat_id":1,"text":"a\u0000b"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let text: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT text FROM messages WHERE id = ?1",
+            [message_id(&v) as i64],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(text, "a\0b");
+    for path in [
+        "/bot1%00a/sendMessage",
+        "/bot%0a/setWebhook",
+        "/bot1:a%7f/testWebhook",
+    ] {
+        let (status, v) = post(addr, path, &[], r#"{"chat_id":1,"text":"x"}"#).await;
+        assert_eq!(
+            (status, v["errorCode"].clone()),
+            (401, json!(401)),
+            "{path}: {v}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn send_message_refusals() {
     let addr = start(config(5)).await;

@@ -423,6 +423,14 @@ fn token<'a>(st: &AppState, segment: &'a str) -> Result<&'a str, Envelope<()>> {
         .strip_prefix("bot")
         .filter(|t| !t.is_empty())
         .ok_or_else(|| Envelope::error(404, "Not Found"))?;
+    // a percent-escaped control character (`%00`) is never part of a token, and a database
+    // column of text could not hold U+0000
+    if token.chars().any(char::is_control) {
+        return Err(Envelope::error(
+            401,
+            "Unauthorized: a bot token has no control characters",
+        ));
+    }
     match &st.config.bot_tokens {
         Some(known) if !known.contains(token) => {
             Err(Envelope::error(401, "Unauthorized: unknown bot token"))

@@ -25,7 +25,8 @@ use crate::seed::{self, DEMO_ACCESS_TOKEN};
 
 /// The schema, one step per version (the table `chatmark_schema` holds the steps applied).
 /// Add steps at the end; never edit a released one.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
     CREATE TABLE webhooks (
         bot TEXT PRIMARY KEY,
         url TEXT NOT NULL
@@ -55,7 +56,15 @@ const MIGRATIONS: &[&str] = &["
     CREATE TABLE access_tokens (
         token TEXT PRIMARY KEY
     );
-"];
+",
+    "
+    -- TEXT cannot hold U+0000, which a message text may (R1): texts are kept as UTF-8
+    -- bytes, in a new column so that the table is not rewritten under a lock and instances
+    -- still on version 1 keep inserting into text; a row has one or the other
+    ALTER TABLE messages ADD COLUMN text_utf8 BYTEA;
+    ALTER TABLE messages ALTER COLUMN text DROP NOT NULL;
+",
+];
 
 /// The advisory lock held while migrating and seeding ("chatmark" in ASCII): the first
 /// instance to start does it, the others wait and then find it done.
@@ -319,6 +328,14 @@ async fn setup(
     Ok(notes)
 }
 
+/// A stored `date` column as the message's date.
+fn stored_date(ms: i64) -> Result<chatmark_api::EpochMillis, StoreError> {
+    u64::try_from(ms)
+        .map_err(|e| e.to_string())
+        .and_then(chatmark_api::EpochMillis::new)
+        .map_err(|e| StoreError::Backend(format!("a stored message date: {e}")))
+}
+
 /// `max_bots` as a SQL bigint.
 fn cap(max_bots: usize) -> i64 {
     i64::try_from(max_bots).unwrap_or(i64::MAX)
@@ -434,18 +451,51 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let stmt = client
                 .prepare_cached(
-                    "INSERT INTO messages (bot, chat_id, date, text, text_styles)
+                    "INSERT INTO messages (bot, chat_id, date, text_utf8, text_styles)
                      VALUES ($1, $2, $3, $4, $5)
                      RETURNING id",
                 )
                 .await
                 .map_err(|e| backend(&e))?;
+            let text = m.text.as_bytes();
             let row = client
-                .query_one(&stmt, &[&m.bot, &m.chat_id, &date, &m.text, &m.text_styles])
+                .query_one(&stmt, &[&m.bot, &m.chat_id, &date, &text, &m.text_styles])
                 .await
                 .map_err(|e| backend(&e))?;
             let id: i64 = row.get(0);
             u64::try_from(id).map_err(|_| StoreError::Backend("negative message id".to_owned()))
+        })
+    }
+
+    fn message(&self, id: u64) -> Result<Option<NewMessage>, StoreError> {
+        let Ok(id) = i64::try_from(id) else {
+            return Ok(None);
+        };
+        self.wait(async {
+            let client = self.client().await?;
+            let stmt = client
+                .prepare_cached(
+                    "SELECT bot, chat_id, date, COALESCE(text_utf8, convert_to(text, 'UTF8')),
+                            text_styles
+                     FROM messages WHERE id = $1",
+                )
+                .await
+                .map_err(|e| backend(&e))?;
+            let Some(row) = client
+                .query_opt(&stmt, &[&id])
+                .await
+                .map_err(|e| backend(&e))?
+            else {
+                return Ok(None);
+            };
+            Ok(Some(NewMessage {
+                bot: row.get(0),
+                chat_id: row.get(1),
+                date: stored_date(row.get(2))?,
+                text: String::from_utf8(row.get(3))
+                    .map_err(|e| StoreError::Backend(format!("a stored message text: {e}")))?,
+                text_styles: row.get(4),
+            }))
         })
     }
 

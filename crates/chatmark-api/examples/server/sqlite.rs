@@ -61,6 +61,14 @@ fn backend(e: rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
+/// A stored `date` column as the message's date.
+fn stored_date(ms: i64) -> Result<chatmark_api::EpochMillis, StoreError> {
+    u64::try_from(ms)
+        .map_err(|e| e.to_string())
+        .and_then(chatmark_api::EpochMillis::new)
+        .map_err(|e| StoreError::Backend(format!("a stored message date: {e}")))
+}
+
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path` (`:memory:` for one in memory),
     /// migrates its schema, seeds quota assets when it holds none (from the JSON file
@@ -326,6 +334,33 @@ impl Store for SqliteStore {
         .map_err(backend)?;
         u64::try_from(conn.last_insert_rowid())
             .map_err(|_| StoreError::Backend("negative message id".to_owned()))
+    }
+
+    fn message(&self, id: u64) -> Result<Option<NewMessage>, StoreError> {
+        let Ok(id) = i64::try_from(id) else {
+            return Ok(None);
+        };
+        self.lock()
+            .query_row(
+                "SELECT bot, chat_id, date, text, text_styles FROM messages WHERE id = ?1",
+                [id],
+                |r| {
+                    let date: i64 = r.get(2)?;
+                    Ok((r.get(0)?, r.get(1)?, date, r.get(3)?, r.get(4)?))
+                },
+            )
+            .optional()
+            .map_err(backend)?
+            .map(|(bot, chat_id, date, text, text_styles)| {
+                Ok(NewMessage {
+                    bot,
+                    chat_id,
+                    date: stored_date(date)?,
+                    text,
+                    text_styles,
+                })
+            })
+            .transpose()
     }
 
     fn quota_assets(&self, request: &QuotaRequest) -> Result<Vec<QuotaAsset>, StoreError> {
