@@ -25,5 +25,7 @@ pub use quota::{
     AssetStatus, Date, FilterError, ProductType, QuotaAsset, QuotaOwner, QuotaRequest,
     QuotaResponse, ValidThrough, QUOTA_TYPES,
 };
-pub use send_message::{resolve_send_message, EpochMillis, SendMessageRequest, SendMessageResult};
+pub use send_message::{
+    canonical_chat_id, resolve_send_message, EpochMillis, SendMessageRequest, SendMessageResult,
+};
 pub use webhook::{Failure, Observation, Outcome, TestWebhookResult};

@@ -98,6 +98,99 @@ pub fn resolve_send_message(body: &str, limits: &Limits) -> Result<Resolved, Res
     chatmark::resolve_json(body, limits, true)
 }
 
+/// The one form a `chat_id` is stored and compared in, from its JSON text as sent (R5): an
+/// integer in decimal digits, without exponent, fraction, `+` or a minus on zero (`100`,
+/// `1e2`, `1.0e2` and `100.00` are all `100`; `-0` is `0`), read exactly, never through a
+/// float; a string as JSON with its escapes resolved (`"\u0040chan"` is `"@chan"`, lone
+/// surrogates read as U+FFFD as the body's reader does). `None` for anything else: a number
+/// that is not an integer, or one outside the signed 64-bit range (which a reader by value
+/// would saturate or round into another chat's id), an empty string, other JSON.
+///
+/// # Examples
+///
+/// ```
+/// use chatmark_api::canonical_chat_id;
+/// assert_eq!(canonical_chat_id("1e2").as_deref(), Some("100"));
+/// assert_eq!(canonical_chat_id("-0").as_deref(), Some("0"));
+/// assert_eq!(canonical_chat_id("9007199254740993.0").as_deref(), Some("9007199254740993"));
+/// assert_eq!(canonical_chat_id(r#""\u0040chan""#).as_deref(), Some(r#""@chan""#));
+/// assert_eq!(canonical_chat_id("1.5"), None);
+/// assert_eq!(canonical_chat_id("9223372036854775808"), None);
+/// ```
+pub fn canonical_chat_id(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    match raw.bytes().next()? {
+        b'"' => {
+            let s: String = chatmark::json_from_str_lossy(raw).ok()?;
+            if s.is_empty() {
+                return None;
+            }
+            serde_json::to_string(&s).ok()
+        }
+        b'-' | b'0'..=b'9' => exact_integer(raw).map(|n| n.to_string()),
+        _ => None,
+    }
+}
+
+/// The value of a JSON number if it is an integer within `i64`, computed on its decimal
+/// digits (so `12345678901234567.0` is not rounded and `1.0000000000000000001` is no integer).
+fn exact_integer(number: &str) -> Option<i64> {
+    let (negative, rest) = match number.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, number),
+    };
+    let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (rest, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int) || (mantissa.contains('.') && !digits(frac)) {
+        return None;
+    }
+    // the power of ten of the last digit; huge exponents saturate (and are refused below)
+    let mut scale: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let (minus, e) = match e.strip_prefix('-') {
+                Some(e) => (true, e),
+                None => (false, e.strip_prefix('+').unwrap_or(e)),
+            };
+            if !digits(e) {
+                return None;
+            }
+            let magnitude = e.bytes().fold(0i64, |v, b| {
+                v.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+            });
+            if minus {
+                -magnitude
+            } else {
+                magnitude
+            }
+        }
+    };
+    scale = scale.saturating_sub(i64::try_from(frac.len()).unwrap_or(i64::MAX));
+    let all = format!("{int}{frac}");
+    let significant = all.trim_start_matches('0');
+    let trimmed = significant.trim_end_matches('0');
+    if trimmed.is_empty() {
+        return Some(0); // 0, -0, 0.000e9
+    }
+    scale = scale.saturating_add(i64::try_from(significant.len() - trimmed.len()).unwrap_or(0));
+    let width = i64::try_from(trimmed.len()).unwrap_or(i64::MAX);
+    if scale < 0 || width.saturating_add(scale) > 19 {
+        return None; // a fraction, or more than 19 digits
+    }
+    let mut value: i128 = 0;
+    for b in trimmed.bytes() {
+        value = value * 10 + i128::from(b - b'0');
+    }
+    for _ in 0..scale {
+        value *= 10;
+    }
+    i64::try_from(if negative { -value } else { value }).ok()
+}
+
 /// A point in time as 13-digit epoch milliseconds (years 2001 to 2286), as `date` is sent.
 ///
 /// # Examples
@@ -287,6 +380,52 @@ mod tests {
                 serde_json::from_str::<SendMessageResult>(&body).is_err(),
                 "{bad}"
             );
+        }
+    }
+
+    /// Issue 51 finding 6: every spelling of one integer gives one form; no float rounding.
+    #[test]
+    fn chat_ids_have_one_form() {
+        let same = [
+            ("100", "100"),
+            ("1e2", "100"),
+            ("1E+2", "100"),
+            ("0.1e3", "100"),
+            ("100.000", "100"),
+            ("100000e-3", "100"),
+            ("-0", "0"),
+            ("0e999999999999999999999", "0"),
+            ("-1.5e1", "-15"),
+            ("123456789012345678.9e1", "1234567890123456789"),
+            ("-9223372036854775808", "-9223372036854775808"),
+            ("9223372036854775807.000", "9223372036854775807"),
+            (r#""@c""#, r#""@c""#),
+            (r#""\ud800x""#, "\"\u{fffd}x\""),
+            (r#" "a\"b" "#, r#""a\"b""#),
+        ];
+        for (raw, want) in same {
+            assert_eq!(canonical_chat_id(raw).as_deref(), Some(want), "{raw}");
+        }
+        for raw in [
+            "1.5",
+            "1e-1",
+            "1.0000000000000000001",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "1e19",
+            "1e999999999999999999999",
+            "99999999999999999999",
+            r#""""#,
+            "true",
+            "null",
+            "[1]",
+            "1.",
+            ".5",
+            "1e",
+            "-",
+            "",
+        ] {
+            assert_eq!(canonical_chat_id(raw), None, "{raw}");
         }
     }
 

@@ -193,6 +193,79 @@ async fn control_characters_in_texts_are_kept_and_in_tokens_refused() {
     }
 }
 
+/// Issue 51 finding 6: one chat has one id. An integer `chat_id` is stored in one canonical
+/// form however it is spelt (`100`, `1e2`, `1.0`, `-0`), exactly (no rounding through a
+/// float), and a string one with its escapes resolved; a number that is not an integer of
+/// 64 bits is refused in the envelope rather than stored as written or saturated.
+#[tokio::test]
+async fn chat_ids_are_stored_in_one_canonical_form() {
+    let db = temp_path("chat-ids.sqlite3");
+    let addr = start(app::Config {
+        db: db.to_string_lossy().into_owned(),
+        ..config(5)
+    })
+    .await;
+    let stored = |id: u64| -> String {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .query_row(
+                "SELECT chat_id FROM messages WHERE id = ?1",
+                [id as i64],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    let cases = [
+        ("100", "100"),
+        ("1e2", "100"),
+        ("1E+2", "100"),
+        ("10e1", "100"),
+        ("1.0e2", "100"),
+        ("1000e-1", "100"),
+        ("100.000", "100"),
+        ("1.0", "1"),
+        ("-0", "0"),
+        ("-0.0e5", "0"),
+        ("0", "0"),
+        ("-1001234567890", "-1001234567890"),
+        ("12345678901234567.0", "12345678901234567"),
+        ("9007199254740993.0", "9007199254740993"),
+        ("9223372036854775807", "9223372036854775807"),
+        ("-9223372036854775808", "-9223372036854775808"),
+        ("-92233720368547758.08e2", "-9223372036854775808"),
+        (r#""@chan""#, r#""@chan""#),
+        (r#""\u0040chan""#, r#""@chan""#),
+        (r#""100""#, r#""100""#),
+    ];
+    for (sent, want) in cases {
+        let body = format!(r#"{{"chat_id":{sent},"text":"hi"}}"#);
+        let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+        assert_eq!(status, 200, "{sent}: {v}");
+        assert_eq!(stored(message_id(&v)), want, "{sent}");
+    }
+    for sent in [
+        "9223372036854775808",
+        "-9223372036854775809",
+        "1e19",
+        "1e400",
+        "-1e400",
+        "1.0000000000000000001",
+        "100.5e0",
+    ] {
+        let body = format!(r#"{{"chat_id":{sent},"text":"hi"}}"#);
+        let (status, v) = post(addr, "/bot1:a/sendMessage", &[], &body).await;
+        assert_eq!(
+            (status, v["errorCode"].clone()),
+            (400, json!(400)),
+            "{sent}: {v}"
+        );
+        assert!(
+            v["description"].as_str().unwrap().contains("chat_id"),
+            "{sent}: {v}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn send_message_refusals() {
     let addr = start(config(5)).await;

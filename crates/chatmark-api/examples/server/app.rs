@@ -18,7 +18,8 @@ use axum::{Json, Router};
 use chatmark::Limits;
 use chatmark_api::store::{NewMessage, Store, StoreError};
 use chatmark_api::{
-    resolve_send_message, Envelope, EpochMillis, QuotaRequest, QuotaResponse, SendMessageResult,
+    canonical_chat_id, resolve_send_message, Envelope, EpochMillis, QuotaRequest, QuotaResponse,
+    SendMessageResult,
 };
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
@@ -498,10 +499,17 @@ async fn send_message(
         Ok(r) => r,
         Err(e) => return reply::<()>(Envelope::from_resolve_error(&e)),
     };
+    // one chat, one id: `100`, `1e2` and `1.0` are stored alike (issue 51 finding 6)
+    let Some(chat_id) = canonical_chat_id(&chat_id_text(&text)) else {
+        return reply::<()>(Envelope::error(
+            400,
+            "chat_id must be a non-empty string or an integer from -9223372036854775808 to 9223372036854775807",
+        ));
+    };
     let date = EpochMillis::now();
     let message = NewMessage {
         bot: token.to_owned(),
-        chat_id: chat_id_text(&text),
+        chat_id,
         date,
         text: resolved.formatted.text,
         text_styles: serde_json::to_string(&resolved.formatted.text_styles)
