@@ -9,6 +9,9 @@ mod app;
 #[path = "../examples/server/conn.rs"]
 mod conn;
 #[allow(dead_code)]
+#[path = "../examples/server/ops.rs"]
+mod ops;
+#[allow(dead_code)]
 #[path = "../examples/server/postgres.rs"]
 mod postgres;
 #[allow(dead_code)]
@@ -1843,4 +1846,94 @@ async fn http2_prior_knowledge_is_answered_in_the_envelope() {
     s.write_all(b".0\r\n\r\nSM\r\n\r\n").await.unwrap();
     let answer = read_until_closed(&mut s).await;
     assert!(answer.starts_with("HTTP/1.1 505"), "{answer:?}");
+}
+
+/// Issue 51 (logs): one JSON line per request on stdout after the address, with its request
+/// id (the answer's `x-request-id`), method, route, status and latency; the route is named,
+/// never the path, so no bot token and no access token is ever written.
+#[test]
+fn every_request_is_one_json_log_line_without_secrets() {
+    let secret = "123456:s3cret-bot-token";
+    let Some((_server, addr, output)) = support::serve_example_logged(&[
+        ("CHATMARK_API_DB", ":memory:"),
+        ("CHATMARK_BOT_TOKENS", secret),
+        ("CHATMARK_QUOTA_TOKENS", "s3cret-access-token"),
+    ]) else {
+        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let send = |path: String, headers: Vec<(&'static str, &'static str)>, body: &'static str| {
+        runtime.block_on(async {
+            let (status, head, _) = raw(
+                addr,
+                format!(
+                    "POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n{}\r\n{body}",
+                    body.len(),
+                    headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect::<String>()
+                )
+                .as_bytes(),
+            )
+            .await;
+            let id = head
+                .lines()
+                .find_map(|l| l.strip_prefix("x-request-id: "))
+                .unwrap_or_else(|| panic!("no request id: {head}"))
+                .to_owned();
+            (status, id)
+        })
+    };
+    let sent = [
+        send(
+            format!("/bot{secret}/sendMessage"),
+            vec![],
+            r#"{"chat_id":1,"text":"hi"}"#,
+        ),
+        send(
+            "/botnope/sendMessage".into(),
+            vec![],
+            r#"{"chat_id":1,"text":"hi"}"#,
+        ),
+        send(
+            "/v3.0/oa/quota/group".into(),
+            vec![("access_token", "s3cret-access-token")],
+            r#"{"quota_owner":"OA"}"#,
+        ),
+        send(format!("/bot{secret}/nothing"), vec![], "{}"),
+    ];
+    let want = [
+        (200, "sendMessage"),
+        (401, "sendMessage"),
+        (200, "quota"),
+        (404, "other"),
+    ];
+    for ((status, id), (want_status, route)) in sent.iter().zip(want) {
+        assert_eq!(*status, want_status);
+        let line = output.wait_for(|l| l.contains(id.as_str()));
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(v["request_id"], json!(id), "{line}");
+        assert_eq!(v["route"], json!(route), "{line}");
+        assert_eq!(v["status"], json!(want_status), "{line}");
+        assert_eq!(v["method"], json!("POST"), "{line}");
+        assert!(
+            v["latency_ms"].as_f64().is_some_and(|ms| ms >= 0.0),
+            "{line}"
+        );
+        assert!(
+            v["timestamp"].is_string() && v["level"].is_string(),
+            "{line}"
+        );
+    }
+    let ids: std::collections::HashSet<_> = sent.iter().map(|(_, id)| id).collect();
+    assert_eq!(ids.len(), sent.len(), "request ids repeat: {sent:?}");
+    for line in output.stdout() {
+        assert!(
+            serde_json::from_str::<Value>(&line).is_ok(),
+            "not JSON: {line}"
+        );
+        assert!(!line.contains("s3cret"), "a secret in the log: {line}");
+    }
 }

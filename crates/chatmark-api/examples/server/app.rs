@@ -24,6 +24,7 @@ use chatmark_api::{
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 
+use crate::ops;
 use crate::postgres::{self, PostgresStore};
 use crate::probe::{self, Prober};
 use crate::sqlite::SqliteStore;
@@ -58,6 +59,8 @@ pub struct Config {
     pub bot_tokens: Option<HashSet<String>>,
     /// A PEM file of extra roots trusted by https probes.
     pub extra_roots: Option<PathBuf>,
+    /// The most detailed log lines written (`info`: one per request).
+    pub log_level: tracing::level_filters::LevelFilter,
 }
 
 /// The longest webhook URL `setWebhook` stores, in bytes.
@@ -79,6 +82,7 @@ impl Default for Config {
             quota_tokens: Vec::new(),
             bot_tokens: None,
             extra_roots: None,
+            log_level: tracing::level_filters::LevelFilter::INFO,
         }
     }
 }
@@ -87,8 +91,8 @@ impl Config {
     /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
-    /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS` and
-    /// `CHATMARK_ALLOW_LOOPBACK=1`, each optional; numbers are checked against their ranges
+    /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS`, `CHATMARK_LOG`
+    /// and `CHATMARK_ALLOW_LOOPBACK=1`, each optional; numbers are checked against their ranges
     /// and an empty `CHATMARK_API_DB` is refused (an error naming the variable).
     pub fn from_env() -> Result<Self, String> {
         let mut config = Config::default();
@@ -118,6 +122,18 @@ impl Config {
         }
         if let Some(n) = setting("CHATMARK_MAX_BOTS", MAX_BOTS)? {
             config.max_bots = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        if let Ok(v) = std::env::var("CHATMARK_LOG") {
+            config.log_level = match v.trim().to_ascii_lowercase().as_str() {
+                level @ ("off" | "error" | "warn" | "info" | "debug") => {
+                    level.parse().unwrap_or(config.log_level)
+                }
+                _ => {
+                    return Err(format!(
+                        "CHATMARK_LOG={v:?} is not one of off, error, warn, info, debug"
+                    ))
+                }
+            };
         }
         config.allow_loopback = std::env::var("CHATMARK_ALLOW_LOOPBACK").is_ok_and(|v| v == "1");
         if let Ok(v) = std::env::var("CHATMARK_API_DB") {
@@ -244,6 +260,7 @@ pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Probe
         })
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(DefaultBodyLimit::max(body_limit(&Limits::default())))
+        .layer(middleware::from_fn(ops::observe))
         .with_state(state)
 }
 

@@ -40,6 +40,7 @@ use tokio::sync::{Notify, Semaphore};
 use tokio::time::Instant;
 
 use crate::app::Config;
+use crate::ops;
 
 /// The largest request head (request line and headers) hyper buffers, in bytes; a longer
 /// one answers 431 in the envelope.
@@ -89,9 +90,9 @@ async fn refuse(mut stream: TcpStream, max: usize) {
         .ok()
         .and_then(Result::ok)
         .unwrap_or(0);
-    let answer = envelope_answer(
+    let answer = early_answer(
         503,
-        targets_quota(start.get(..seen).unwrap_or_default()),
+        start.get(..seen).unwrap_or_default(),
         &format!("the server is serving its maximum of {max} connections; try again shortly"),
     );
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
@@ -266,16 +267,16 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
     // before the close; an HTTP/2 client with prior knowledge, which hyper drops without a
     // word, answers 505; an idle connection just closes.
     let answer = if timed_out {
-        envelope_answer(
+        early_answer(
             408,
-            targets_quota(&head_start),
+            &head_start,
             &format!(
                 "the request head did not arrive within {} ms",
                 clock.header_timeout.as_millis()
             ),
         )
     } else if head_start.starts_with(H2_PREFACE) {
-        h2_answer()
+        h2_answer(&head_start)
     } else {
         return;
     };
@@ -295,11 +296,11 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
 /// line, and answers 400 when it sees the version before (the preface split across reads).
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2";
 
-/// The answer to an HTTP/2 client with prior knowledge.
-fn h2_answer() -> Vec<u8> {
-    envelope_answer(
+/// The answer to an HTTP/2 client with prior knowledge, whose first bytes are `start`.
+fn h2_answer(start: &[u8]) -> Vec<u8> {
+    early_answer(
         505,
-        false,
+        start,
         "HTTP/2 is not served (h2c prior knowledge): send the request over HTTP/1.1",
     )
 }
@@ -371,16 +372,6 @@ struct Timed {
 }
 
 impl Timed {
-    fn is_quota(&self) -> bool {
-        targets_quota(
-            &self
-                .clock
-                .head_start
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
-    }
-
     fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while !self.out.is_empty() {
             match Pin::new(&mut self.inner).poll_write(cx, &self.out) {
@@ -464,16 +455,16 @@ impl AsyncWrite for Timed {
                     431 => format!("the request head is longer than {MAX_HEAD} bytes"),
                     _ => format!("the request could not be read as HTTP/1.1 ({reason})"),
                 };
-                let h2 = this
+                let start = this
                     .clock
                     .head_start
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
-                    .starts_with(H2_PREFACE);
-                this.out = if h2 {
-                    h2_answer()
+                    .clone();
+                this.out = if start.starts_with(H2_PREFACE) {
+                    h2_answer(&start)
                 } else {
-                    envelope_answer(status, this.is_quota(), &message)
+                    early_answer(status, &start, &message)
                 };
             }
         }
@@ -504,8 +495,29 @@ impl AsyncWrite for Timed {
     }
 }
 
+/// An answer given before a request reached the router, for the request whose first bytes
+/// are `start`: logged as the router's answers are, with a request id (in its header too).
+fn early_answer(status: u16, start: &[u8], message: &str) -> Vec<u8> {
+    let id = ops::RequestId::next();
+    let method = match start.split(|&b| b == b' ').next() {
+        Some(b"POST") => "POST",
+        Some(b"GET") => "GET",
+        Some(b"HEAD") => "HEAD",
+        _ => "other",
+    };
+    ops::log_request(
+        &id,
+        method,
+        ops::route_of_line(start),
+        status,
+        std::time::Instant::now(),
+        Some(message),
+    );
+    envelope_answer(status, targets_quota(start), message, &id)
+}
+
 /// A complete HTTP/1.1 answer carrying the route's JSON envelope, closing the connection.
-fn envelope_answer(status: u16, quota: bool, message: &str) -> Vec<u8> {
+fn envelope_answer(status: u16, quota: bool, message: &str, id: &ops::RequestId) -> Vec<u8> {
     let body = if quota {
         serde_json::to_string(&chatmark_api::QuotaResponse::failure(
             status.into(),
@@ -520,8 +532,9 @@ fn envelope_answer(status: u16, quota: bool, message: &str) -> Vec<u8> {
         .and_then(|s| s.canonical_reason())
         .unwrap_or("Error");
     format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{}: {id}\r\nconnection: close\r\n\r\n{body}",
+        body.len(),
+        ops::REQUEST_ID_HEADER
     )
     .into_bytes()
 }

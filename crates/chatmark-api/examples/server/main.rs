@@ -19,10 +19,13 @@
 //! `CHATMARK_QUOTA_TOKENS` (comma-separated quota access tokens to add; an empty database
 //! gets the demo token `demo-oa-token`), `CHATMARK_BOT_TOKENS` (comma-separated bot tokens
 //! served; unset: any token, demo mode), `CHATMARK_EXTRA_ROOTS` (PEM file of extra roots
-//! trusted by https probes, besides the Mozilla roots and the system store).
+//! trusted by https probes, besides the Mozilla roots and the system store), `CHATMARK_LOG`
+//! (`off`, `error`, `warn`, `info` or `debug`: the JSON log lines written on stdout after the
+//! address, default `info`, one per request).
 
 mod app;
 mod conn;
+mod ops;
 mod postgres;
 mod probe;
 mod seed;
@@ -78,6 +81,8 @@ async fn main() -> ExitCode {
         Ok(addr) => {
             println!("{addr}");
             let _ = std::io::stdout().flush();
+            // then one JSON line per request on stdout
+            ops::init_logs(config.log_level);
         }
         Err(e) => {
             eprintln!("server: {e}");

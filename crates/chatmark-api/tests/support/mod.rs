@@ -109,25 +109,79 @@ impl Drop for KillOnDrop {
 /// the settings a test must choose itself, and reads the address it prints first; `None`
 /// when the binary was not built.
 pub fn serve_example_with(env: &[(&str, &str)]) -> Option<(KillOnDrop, SocketAddr)> {
+    serve_example_logged(env).map(|(child, addr, _)| (child, addr))
+}
+
+/// The lines a server process writes on stdout after its address (its JSON log) and on
+/// stderr, gathered by threads as they come.
+#[derive(Clone, Default)]
+pub struct Output(std::sync::Arc<std::sync::Mutex<(Vec<String>, Vec<String>)>>);
+
+impl Output {
+    /// The stdout lines so far.
+    pub fn stdout(&self) -> Vec<String> {
+        self.0.lock().unwrap().0.clone()
+    }
+
+    /// The stderr lines so far.
+    pub fn stderr(&self) -> Vec<String> {
+        self.0.lock().unwrap().1.clone()
+    }
+
+    /// Waits (up to `DEADLINE`) for a stdout line that `pred` accepts, and answers it.
+    pub fn wait_for(&self, pred: impl Fn(&str) -> bool) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            if let Some(line) = self.stdout().into_iter().find(|l| pred(l)) {
+                return line;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "no such log line in:\n{}",
+                self.stdout().join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// [`serve_example_with`], also gathering what the process writes after its address.
+pub fn serve_example_logged(env: &[(&str, &str)]) -> Option<(KillOnDrop, SocketAddr, Output)> {
     use std::io::{BufRead, BufReader};
     let mut cmd = std::process::Command::new(example_exe()?);
     cmd.arg("0")
         .env_remove("CHATMARK_ALLOW_LOOPBACK")
         .env_remove("CHATMARK_BOT_TOKENS")
         .env_remove("CHATMARK_API_DB")
+        .env_remove("CHATMARK_LOG")
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
+        .stderr(std::process::Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }
     let mut child = KillOnDrop(cmd.spawn().unwrap());
+    let output = Output::default();
+    let stderr = BufReader::new(child.0.stderr.take().unwrap());
+    let into = output.clone();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            into.0.lock().unwrap().1.push(line);
+        }
+    });
+    let mut stdout = BufReader::new(child.0.stdout.take().unwrap());
     let mut first = String::new();
-    BufReader::new(child.0.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let addr = first
-        .trim()
-        .parse()
-        .unwrap_or_else(|_| panic!("the server printed {first:?}, not its address"));
-    Some((child, addr))
+    stdout.read_line(&mut first).unwrap();
+    let addr = first.trim().parse().unwrap_or_else(|_| {
+        panic!(
+            "the server printed {first:?}, not its address; stderr:\n{}",
+            output.stderr().join("\n")
+        )
+    });
+    let into = output.clone();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            into.0.lock().unwrap().0.push(line);
+        }
+    });
+    Some((child, addr, output))
 }
