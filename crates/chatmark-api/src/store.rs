@@ -36,9 +36,18 @@ pub enum StoreError {
     /// The bot has used up its calls of the day; the payload is the limit.
     #[error("the daily limit of {0} calls is reached")]
     DailyLimit(u32),
-    /// The storage itself failed (I/O, corruption, a broken connection).
+    /// The storage itself failed (a statement refused, corruption); the payload says why,
+    /// for the operator's log.
     #[error("storage failure: {0}")]
     Backend(String),
+    /// The storage could not be reached (a database refusing or losing connections); the
+    /// payload says why, for the operator's log.
+    #[error("the store cannot be reached: {0}")]
+    Unavailable(String),
+    /// The storage did not answer within its time limit (waiting for a connection, or
+    /// running a statement held up by a lock); the payload is that limit.
+    #[error("the store did not answer within {} ms", .0.as_millis())]
+    Timeout(std::time::Duration),
 }
 
 /// A message as stored by `sendMessage`.

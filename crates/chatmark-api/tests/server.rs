@@ -1937,3 +1937,97 @@ fn every_request_is_one_json_log_line_without_secrets() {
         assert!(!line.contains("s3cret"), "a secret in the log: {line}");
     }
 }
+
+/// Issue 51 finding 9: a 5xx answer says what failed in the client's terms and carries the
+/// request id (also its `x-request-id`); the backend's detail ("Connection refused (os error
+/// 111)", SQLSTATE codes) goes to the log line of that id only, and the database password
+/// appears nowhere.
+#[test]
+fn store_failures_name_what_failed_and_log_the_detail() {
+    let Some(cluster) = support::postgres::Cluster::start("leak") else {
+        return;
+    };
+    cluster.create_db("leak");
+    let url = cluster
+        .url("leak")
+        .replace("postgres@", "postgres:s3cret-db-pw@");
+    let Some((_server, addr, output)) = support::serve_example_logged(&[
+        ("CHATMARK_API_DB", url.as_str()),
+        ("CHATMARK_STORE_TIMEOUT_MS", "300"),
+    ]) else {
+        assert!(
+            !support::postgres::required(),
+            "examples/server is not built"
+        );
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let request = |path: &str, extra: &str, body: &str| {
+        let text = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n{body}",
+            body.len()
+        );
+        runtime.block_on(raw(addr, text.as_bytes()))
+    };
+    let message = r#"{"chat_id":1,"text":"hi"}"#;
+    assert_eq!(request("/bot1:a/sendMessage", "", message).0, 200);
+    drop(cluster); // the database goes away
+    let cases = [
+        ("/bot1:a/sendMessage", "", message, "description"),
+        (
+            "/bot1:a/setWebhook",
+            "",
+            r#"{"url":"https://example.com/h"}"#,
+            "description",
+        ),
+        ("/bot1:a/testWebhook", "", "", "description"),
+        (
+            "/v3.0/oa/quota/group",
+            "access_token: demo-oa-token\r\n",
+            r#"{"quota_owner":"OA"}"#,
+            "message",
+        ),
+    ];
+    for (path, extra, body, field) in cases {
+        let (status, head, v) = request(path, extra, body);
+        assert!((500..600).contains(&status), "{path}: {status} {v}");
+        let id = head
+            .lines()
+            .find_map(|l| l.strip_prefix("x-request-id: "))
+            .unwrap_or_else(|| panic!("{path}: no request id in {head}"));
+        let description = v[field].as_str().unwrap_or_else(|| panic!("{path}: {v}"));
+        assert!(
+            description.contains(&format!("request id {id}")),
+            "{path}: {v}"
+        );
+        for leak in [
+            "os error",
+            "refused",
+            "storage failure",
+            "SQLSTATE",
+            "(08",
+            "(57",
+            "127.0.0.1",
+        ] {
+            assert!(!description.contains(leak), "{path}: {leak:?} in {v}");
+        }
+        let line = output.wait_for(|l| l.contains(id));
+        let logged: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(logged["status"], json!(status), "{line}");
+        assert!(
+            logged["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("refused")),
+            "{path}: the detail is not in the log line: {line}"
+        );
+    }
+    for line in output.stdout().iter().chain(&output.stderr()) {
+        assert!(
+            !line.contains("s3cret-db-pw"),
+            "the password in the output: {line}"
+        );
+    }
+}

@@ -14,7 +14,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use chatmark::Limits;
 use chatmark_api::store::{NewMessage, Store, StoreError};
 use chatmark_api::{
@@ -457,19 +457,40 @@ fn token<'a>(st: &AppState, segment: &'a str) -> Result<&'a str, Envelope<()>> {
     }
 }
 
-/// A storage failure or refusal as the bot envelope.
-fn store_failure(e: &StoreError) -> Response {
-    match e {
-        StoreError::TooManyBots(max) => reply::<()>(Envelope::error(
+/// A store call's refusal (the bot envelope) or failure (the route's envelope): a failure
+/// says `what` failed in the client's terms, with the request id and no backend detail,
+/// which goes to the request's log line under that id (issue 51 finding 9). A database
+/// that did not answer in time or cannot be reached answers 503 (try again), any other
+/// failure 500.
+fn store_failure(quota: bool, what: &str, e: &StoreError, id: &ops::RequestId) -> Response {
+    let (status, text) = match e {
+        StoreError::TooManyBots(max) => return reply::<()>(Envelope::error(
             429,
             format!("this server holds webhooks for at most {max} bots; remove one with setWebhook {{\"url\": \"\"}} first"),
         )),
-        StoreError::DailyLimit(limit) => reply::<()>(Envelope::error(
+        StoreError::DailyLimit(limit) => return reply::<()>(Envelope::error(
             426,
             format!("testWebhook is limited to {limit} calls a day; try again tomorrow (UTC)"),
         )),
-        e => reply::<()>(Envelope::error(500, e.to_string())),
-    }
+        StoreError::Timeout(limit) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{what}: the database did not answer within {} ms; try again (request id {id})",
+                limit.as_millis()
+            ),
+        ),
+        StoreError::Unavailable(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{what}: the database cannot be reached; try again shortly (request id {id})"),
+        ),
+        _ => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("{what}: the database failed (request id {id})"),
+        ),
+    };
+    let mut answer = error_response(quota, status, text);
+    answer.extensions_mut().insert(ops::Failure(e.to_string()));
+    answer
 }
 
 /// Reads a request body that must be a JSON object: serde would otherwise read an array as a
@@ -500,6 +521,7 @@ fn read_object<T: serde::de::DeserializeOwned>(body: &Bytes, shape: &str) -> Res
 async fn send_message(
     Path(bot): Path<String>,
     State(st): State<Arc<AppState>>,
+    Extension(id): Extension<ops::RequestId>,
     body: Bytes,
 ) -> Response {
     let token = match token(&st, &bot) {
@@ -534,7 +556,7 @@ async fn send_message(
     };
     match st.store(move |s| s.add_message(&message)).await {
         Ok(message_id) => reply(Envelope::success(SendMessageResult { message_id, date })),
-        Err(e) => store_failure(&e),
+        Err(e) => store_failure(false, "the message was not stored", &e, &id),
     }
 }
 
@@ -583,6 +605,7 @@ struct SetWebhook {
 async fn set_webhook(
     Path(bot): Path<String>,
     State(st): State<Arc<AppState>>,
+    Extension(id): Extension<ops::RequestId>,
     body: Bytes,
 ) -> Response {
     let token = match token(&st, &bot) {
@@ -613,7 +636,7 @@ async fn set_webhook(
         .await
     {
         Ok(()) => reply(Envelope::success(true)),
-        Err(e) => store_failure(&e),
+        Err(e) => store_failure(false, "the webhook was not saved", &e, &id),
     }
 }
 
@@ -623,7 +646,11 @@ fn utc_day() -> u64 {
         .map_or(0, |d| d.as_secs() / 86_400)
 }
 
-async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) -> Response {
+async fn test_webhook(
+    Path(bot): Path<String>,
+    State(st): State<Arc<AppState>>,
+    Extension(id): Extension<ops::RequestId>,
+) -> Response {
     let token = match token(&st, &bot) {
         Ok(t) => t,
         Err(e) => return reply(e),
@@ -631,7 +658,7 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
     let bot = token.to_owned();
     let url = match st.store(move |s| s.webhook(&bot)).await {
         Ok(u) => u,
-        Err(e) => return store_failure(&e),
+        Err(e) => return store_failure(false, "the webhook could not be read", &e, &id),
     };
     let Some(url) = url else {
         return reply::<()>(Envelope::error(
@@ -645,13 +672,23 @@ async fn test_webhook(Path(bot): Path<String>, State(st): State<Arc<AppState>>) 
         .store(move |s| s.count_probe(&bot, day, limit, max_bots))
         .await;
     if let Err(e) = counted {
-        return store_failure(&e);
+        return store_failure(
+            false,
+            "the day's testWebhook calls could not be counted",
+            &e,
+            &id,
+        );
     }
     let result = st.prober.probe(&url).await;
     reply(Envelope::success(result))
 }
 
-async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn quota_group(
+    State(st): State<Arc<AppState>>,
+    Extension(id): Extension<ops::RequestId>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let token = headers
         .get("access_token")
         .and_then(|v| v.to_str().ok())
@@ -668,7 +705,7 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
     match st.store(move |s| s.access_token_known(&key)).await {
         Ok(true) => {}
         Ok(false) => return error_response(true, StatusCode::UNAUTHORIZED, "unknown access_token"),
-        Err(e) => return error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e) => return store_failure(true, "the access token could not be checked", &e, &id),
     }
     let req: QuotaRequest = match read_object(&body, "a quota request")
         .and_then(|r: QuotaRequest| r.check().map(|()| r).map_err(|e| e.to_string()))
@@ -684,6 +721,6 @@ async fn quota_group(State(st): State<Arc<AppState>>, headers: HeaderMap, body: 
     };
     match st.store(move |s| s.quota_assets(&req)).await {
         Ok(assets) => Json(QuotaResponse::success(assets)).into_response(),
-        Err(e) => error_response(true, StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e) => store_failure(true, "the quota assets could not be read", &e, &id),
     }
 }

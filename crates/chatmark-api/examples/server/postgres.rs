@@ -110,8 +110,13 @@ fn lower_scheme(url: &str) -> String {
     }
 }
 
+/// A failed statement: refused by the database (its error, SQLSTATE included, for the log),
+/// or not run at all because the connection is gone.
 fn backend(e: &tokio_postgres::Error) -> StoreError {
-    StoreError::Backend(describe(e))
+    match e.as_db_error() {
+        Some(_) => StoreError::Backend(describe(e)),
+        None => StoreError::Unavailable(describe(e)),
+    }
 }
 
 /// The server's message for a database error (tokio-postgres's own display says only "db
@@ -131,9 +136,12 @@ fn describe(e: &tokio_postgres::Error) -> String {
     text
 }
 
+/// A connection the pool could not give: the database refused or could not be reached.
 fn pool_error(e: &deadpool_postgres::PoolError) -> StoreError {
+    use deadpool_postgres::PoolError;
     match e {
-        deadpool_postgres::PoolError::Backend(e) => backend(e),
+        PoolError::Backend(e) => StoreError::Unavailable(describe(e)),
+        PoolError::Closed => StoreError::Unavailable("the connection pool is closed".to_owned()),
         other => StoreError::Backend(other.to_string()),
     }
 }
