@@ -16,12 +16,109 @@ use support::{message_id, post, serve_example_with, webhook, KillOnDrop};
 /// An instance of the example server on `url`, allowed to probe loopback webhooks, with a
 /// daily `testWebhook` limit of 5.
 fn instance(url: &str) -> (KillOnDrop, SocketAddr) {
-    let env = [
+    instance_with(url, &[])
+}
+
+/// [`instance`] with more settings.
+fn instance_with(url: &str, more: &[(&str, &str)]) -> (KillOnDrop, SocketAddr) {
+    let mut env = vec![
         ("CHATMARK_API_DB", url),
         ("CHATMARK_ALLOW_LOOPBACK", "1"),
         ("TESTWEBHOOK_DAILY_LIMIT", "5"),
     ];
+    env.extend_from_slice(more);
     serve_example_with(&env).expect("the example server is built (cargo test builds it)")
+}
+
+/// A cluster with an empty database `db`, or `None` when the test must be skipped (no
+/// PostgreSQL, or the example binary not built, which only a partial build skips).
+fn fleet_cluster(db: &str, extra: &str) -> Option<Cluster> {
+    let cluster = Cluster::start_with(db, None, extra)?;
+    if support::example_exe().is_none() {
+        assert!(
+            !support::postgres::required(),
+            "examples/server is not built: run `cargo test -p chatmark-api`"
+        );
+        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
+        return None;
+    }
+    cluster.create_db(db);
+    Some(cluster)
+}
+
+/// A connection to `url` as the test's own client (the superuser: it may connect when the
+/// instances hold every slot open to others), driven on the test's runtime.
+async fn psql(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+}
+
+/// Waits until at least `n` statements wait for a lock the test holds.
+async fn wait_for_lock_waiters(admin: &tokio_postgres::Client, n: i64) {
+    let started = std::time::Instant::now();
+    loop {
+        let row = admin
+            .query_one("SELECT count(*) FROM pg_locks WHERE NOT granted", &[])
+            .await
+            .unwrap();
+        if row.get::<_, i64>(0) >= n {
+            return;
+        }
+        assert!(
+            started.elapsed() < support::DEADLINE,
+            "fewer than {n} calls wait for the lock"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Issue 51 finding 2: with the messages table locked (`LOCK TABLE … ACCESS EXCLUSIVE`, as
+/// a migration or a stuck transaction holds it), 40 waiting sendMessage calls answer 503 in
+/// the envelope within the store timeout instead of hanging as long as the lock, while the
+/// quota and setWebhook routes of the same instance keep answering; once the lock is gone,
+/// messages are stored again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_table_fails_its_calls_in_time_and_no_other_route() {
+    let Some(cluster) = fleet_cluster("locked", "") else {
+        return;
+    };
+    let url = cluster.url("locked");
+    let (_server, addr) = instance_with(&url, &[("CHATMARK_STORE_TIMEOUT_MS", "1000")]);
+    assert_eq!(send(addr, "1:a", "before").await.0, 200);
+
+    let admin = psql(&url).await;
+    let locker = psql(&url).await;
+    locker
+        .batch_execute("BEGIN; LOCK TABLE messages IN ACCESS EXCLUSIVE MODE")
+        .await
+        .unwrap();
+    let sends: Vec<_> = (0..40)
+        .map(|i| tokio::spawn(async move { send(addr, "1:a", &format!("held {i}")).await }))
+        .collect();
+    wait_for_lock_waiters(&admin, 8).await;
+    // the lock holds for the whole check: a route that waited for it would not answer
+    let (status, v) = post(
+        addr,
+        "/v3.0/oa/quota/group",
+        &[("access_token", "demo-oa-token")],
+        r#"{"quota_owner":"OA"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let set = serde_json::json!({ "url": "https://example.com/hook" }).to_string();
+    let (status, v) = post(addr, "/bot1:a/setWebhook", &[], &set).await;
+    assert_eq!(status, 200, "{v}");
+    for s in sends {
+        let (status, v) = s.await.unwrap();
+        assert_eq!((status, &v["errorCode"]), (503, &Value::from(503)), "{v}");
+        let description = v["description"].as_str().unwrap();
+        assert!(description.contains("within 1000 ms"), "{description}");
+    }
+    locker.batch_execute("ROLLBACK").await.unwrap();
+    assert_eq!(send(addr, "1:a", "after").await.0, 200);
 }
 
 async fn send(addr: SocketAddr, bot: &str, text: &str) -> (u16, Value) {
@@ -37,18 +134,9 @@ async fn send(addr: SocketAddr, bot: &str, text: &str) -> (u16, Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_on_one_postgres_database_act_as_one() {
-    let Some(cluster) = Cluster::start("fleet") else {
+    let Some(cluster) = fleet_cluster("fleet", "") else {
         return;
     };
-    if support::example_exe().is_none() {
-        assert!(
-            !support::postgres::required(),
-            "examples/server is not built: run `cargo test -p chatmark-api`"
-        );
-        eprintln!("examples/server not built; skipped (run `cargo test -p chatmark-api`)");
-        return;
-    }
-    cluster.create_db("fleet");
     let url = cluster.url("fleet");
     // started together: they migrate and seed one database at the same moment
     let (a_url, b_url) = (url.clone(), url.clone());

@@ -1444,6 +1444,9 @@ fn numeric_and_empty_settings_are_refused_before_serving() {
         ("TESTWEBHOOK_TIMEOUT_MS", "600000"),
         ("TESTWEBHOOK_DAILY_LIMIT", "4294967296"),
         ("CHATMARK_MAX_BOTS", "0"),
+        ("CHATMARK_STORE_TIMEOUT_MS", "0"),
+        ("CHATMARK_STORE_TIMEOUT_MS", "600001"),
+        ("CHATMARK_LOG", "loud"),
         ("CHATMARK_API_DB", ""),
         ("CHATMARK_API_DB", "  "),
     ];
@@ -1785,8 +1788,14 @@ fn an_unreachable_postgres_database_stops_the_start() {
 #[tokio::test]
 async fn the_postgres_store_refuses_a_current_thread_runtime() {
     let (tls, _) = probe::client_config(None).unwrap();
-    let refused =
-        postgres::PostgresStore::open("postgres://u@127.0.0.1:1/x", None, &[], &tls).await;
+    let refused = postgres::PostgresStore::open(
+        "postgres://u@127.0.0.1:1/x",
+        None,
+        &[],
+        &tls,
+        &Default::default(),
+    )
+    .await;
     assert!(
         refused.is_err_and(|e| e.contains("multi-threaded")),
         "opened on a current-thread runtime"
@@ -2030,4 +2039,40 @@ fn store_failures_name_what_failed_and_log_the_detail() {
             "the password in the output: {line}"
         );
     }
+}
+
+/// Issue 51 finding 2 on SQLite: a write lock held on the file by another process (a backup,
+/// a shell) holds a store call at most the store timeout (SQLite's busy timeout), then the
+/// route answers 503 in its envelope; reads and other routes are not stuck behind it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_sqlite_file_fails_a_write_in_time() {
+    let db = temp_path("busy.sqlite3");
+    let addr = start(app::Config {
+        db: db.to_string_lossy().into_owned(),
+        store_timeout: Duration::from_millis(300),
+        ..config(5)
+    })
+    .await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    assert_eq!(post(addr, "/bot1:a/sendMessage", &[], body).await.0, 200);
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let (status, v) = post(addr, "/bot1:a/sendMessage", &[], body).await;
+    assert_eq!((status, v["errorCode"].clone()), (503, json!(503)), "{v}");
+    assert!(
+        v["description"].as_str().unwrap().contains("within 300 ms"),
+        "{v}"
+    );
+    // a read goes on (WAL: readers do not wait for the writer)
+    let token = [("access_token", seed::DEMO_ACCESS_TOKEN)];
+    let (status, v) = post(
+        addr,
+        "/v3.0/oa/quota/group",
+        &token,
+        r#"{"quota_owner":"OA"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    other.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(post(addr, "/bot1:a/sendMessage", &[], body).await.0, 200);
 }

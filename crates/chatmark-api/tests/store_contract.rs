@@ -280,7 +280,15 @@ fn postgres_store_keeps_the_contract() {
     cluster.create_db("contract");
     let url = cluster.url("contract");
     let (runtime, tls) = postgres_runtime(None);
-    let open = || runtime.block_on(postgres::PostgresStore::open(&url, None, &[], &tls));
+    let open = || {
+        runtime.block_on(postgres::PostgresStore::open(
+            &url,
+            None,
+            &[],
+            &tls,
+            &Default::default(),
+        ))
+    };
     let (store, notes) = open().unwrap();
     assert!(
         notes.iter().any(|n| n.contains("seeded 4 quota assets")),
@@ -314,7 +322,13 @@ fn postgres_store_keeps_the_contract() {
     // real tokens revoke the demo one, as on SQLite
     let tokens = ["real-token".to_owned()];
     let (store, notes) = runtime
-        .block_on(postgres::PostgresStore::open(&url, None, &tokens, &tls))
+        .block_on(postgres::PostgresStore::open(
+            &url,
+            None,
+            &tokens,
+            &tls,
+            &Default::default(),
+        ))
         .unwrap();
     assert!(notes.iter().any(|n| n.contains("revoked")), "{notes:?}");
     assert!(store.access_token_known("real-token").unwrap());
@@ -325,7 +339,13 @@ fn postgres_store_keeps_the_contract() {
     for scheme in ["POSTGRES", "PostgreSQL"] {
         let upper = url.replacen("postgres", scheme, 1);
         let (store, _) = runtime
-            .block_on(postgres::PostgresStore::open(&upper, None, &[], &tls))
+            .block_on(postgres::PostgresStore::open(
+                &upper,
+                None,
+                &[],
+                &tls,
+                &Default::default(),
+            ))
             .unwrap_or_else(|e| panic!("{upper}: {e}"));
         assert!(store.add_message(&message("upper case")).unwrap() > last);
     }
@@ -344,7 +364,9 @@ fn postgres_instances_starting_together_set_up_once() {
     let starts: Vec<_> = (0..8)
         .map(|_| {
             let (url, tls) = (url.clone(), Arc::clone(&tls));
-            runtime.spawn(async move { postgres::PostgresStore::open(&url, None, &[], &tls).await })
+            runtime.spawn(async move {
+                postgres::PostgresStore::open(&url, None, &[], &tls, &Default::default()).await
+            })
         })
         .collect();
     let opened: Vec<_> = starts
@@ -393,7 +415,13 @@ fn postgres_over_tls_verifies_the_server() {
     std::fs::write(&roots, root.pem()).unwrap();
     let (runtime, trusting) = postgres_runtime(Some(&roots));
     let (store, _) = runtime
-        .block_on(postgres::PostgresStore::open(&url, None, &[], &trusting))
+        .block_on(postgres::PostgresStore::open(
+            &url,
+            None,
+            &[],
+            &trusting,
+            &Default::default(),
+        ))
         .expect("connects over TLS to a server the extra root vouches for");
     assert!(store.add_message(&message("over tls")).unwrap() >= 1);
 
@@ -404,6 +432,7 @@ fn postgres_over_tls_verifies_the_server() {
             None,
             &[],
             &default_roots,
+            &Default::default(),
         ))
         .err()
         .expect("an unknown issuer is refused");

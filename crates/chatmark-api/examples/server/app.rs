@@ -59,6 +59,9 @@ pub struct Config {
     pub bot_tokens: Option<HashSet<String>>,
     /// A PEM file of extra roots trusted by https probes.
     pub extra_roots: Option<PathBuf>,
+    /// The longest a store call waits for its turn (a connection), and the longest its
+    /// statement runs (PostgreSQL's `statement_timeout`, SQLite's busy timeout).
+    pub store_timeout: Duration,
     /// The most detailed log lines written (`info`: one per request).
     pub log_level: tracing::level_filters::LevelFilter,
 }
@@ -82,6 +85,7 @@ impl Default for Config {
             quota_tokens: Vec::new(),
             bot_tokens: None,
             extra_roots: None,
+            store_timeout: Duration::from_secs(5),
             log_level: tracing::level_filters::LevelFilter::INFO,
         }
     }
@@ -89,6 +93,7 @@ impl Default for Config {
 
 impl Config {
     /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
+    /// `CHATMARK_STORE_TIMEOUT_MS`,
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
     /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS`, `CHATMARK_LOG`
@@ -108,6 +113,11 @@ impl Config {
                 "TESTWEBHOOK_TIMEOUT_MS",
                 PROBE_MILLIS,
                 &mut config.probe_timeout,
+            ),
+            (
+                "CHATMARK_STORE_TIMEOUT_MS",
+                STORE_MILLIS,
+                &mut config.store_timeout,
             ),
         ] {
             if let Some(ms) = setting(name, range)? {
@@ -164,6 +174,7 @@ impl Config {
 /// would overflow a deadline or a semaphore after the server has started.
 const MILLIS: (u64, u64) = (1, 86_400_000);
 const PROBE_MILLIS: (u64, u64) = (1, 60_000);
+const STORE_MILLIS: (u64, u64) = (1, 600_000);
 const MAX_CONNECTIONS: (u64, u64) = (1, 100_000);
 const DAILY_LIMIT: (u64, u64) = (0, 1_000_000);
 const MAX_BOTS: (u64, u64) = (1, 100_000_000);
@@ -182,29 +193,62 @@ fn setting(name: &str, (min, max): (u64, u64)) -> Result<Option<u64>, String> {
     }
 }
 
+/// The part of the store a call needs, each a table or two: when one is held up (a lock, a
+/// slow statement), its calls may take at most half of the store's turns, so that the
+/// calls of the others keep being served (issue 51 finding 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Table {
+    Messages,
+    Webhooks,
+    ProbeCounts,
+    Quota,
+}
+
+impl Table {
+    const ALL: [Table; 4] = [
+        Table::Messages,
+        Table::Webhooks,
+        Table::ProbeCounts,
+        Table::Quota,
+    ];
+}
+
 struct AppState {
     config: Config,
     store: Arc<dyn Store>,
     /// Store calls allowed at once: what the store serves in parallel (one SQLite
     /// connection, or the PostgreSQL pool's connections).
     turns: tokio::sync::Semaphore,
+    /// Per [`Table`], the calls allowed at once: half of the turns (at least one).
+    tables: [tokio::sync::Semaphore; Table::ALL.len()],
     prober: Prober,
 }
 
 impl AppState {
-    /// Runs `call` on the store on a blocking thread: a store's methods block (a local
-    /// file, or a query on a pooled connection), which must not stall the async workers.
+    /// Runs `call`, which needs `table`, on the store on a blocking thread: a store's
+    /// methods block (a local file, or a query on a pooled connection), which must not
+    /// stall the async workers. A call waits for its turn at most the store timeout
+    /// (`StoreError::Timeout`), and the store bounds the call itself by the same time.
     async fn store<T: Send + 'static>(
         &self,
+        table: Table,
         call: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
+        let limit = self.config.store_timeout;
+        let deadline = tokio::time::Instant::now() + limit;
+        let closed = |e: tokio::sync::AcquireError| StoreError::Backend(e.to_string());
+        let index = Table::ALL.iter().position(|&t| t == table).unwrap_or(0);
+        let share = self.tables.get(index).unwrap_or(&self.turns);
         // the calls the store cannot serve yet wait here, in order, instead of on blocking
         // threads contending for its lock (which let some wait for a second under load)
-        let _turn = self
-            .turns
-            .acquire()
+        let _share = tokio::time::timeout_at(deadline, share.acquire())
             .await
-            .map_err(|e| StoreError::Backend(e.to_string()))?;
+            .map_err(|_| StoreError::Timeout(limit))?
+            .map_err(closed)?;
+        let _turn = tokio::time::timeout_at(deadline, self.turns.acquire())
+            .await
+            .map_err(|_| StoreError::Timeout(limit))?
+            .map_err(closed)?;
         let store = Arc::clone(&self.store);
         tokio::task::spawn_blocking(move || call(store.as_ref()))
             .await
@@ -218,21 +262,27 @@ impl AppState {
 pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
     let (tls, mut notes) = probe::client_config(config.extra_roots.as_deref())?;
     let (store, turns): (Arc<dyn Store>, usize) = if postgres::is_url(&config.db) {
+        let settings = postgres::Settings {
+            timeout: config.store_timeout,
+            ..postgres::Settings::default()
+        };
         let (store, more) = PostgresStore::open(
             &config.db,
             config.quota_seed.as_deref(),
             &config.quota_tokens,
             &tls,
+            &settings,
         )
         .await?;
         notes.extend(more);
-        (Arc::new(store), postgres::POOL_SIZE)
+        (Arc::new(store), settings.pool_size)
     } else {
         let (store, more) = SqliteStore::open(
             &config.db,
             config.quota_seed.as_deref(),
             &config.quota_tokens,
         )?;
+        store.set_timeout(config.store_timeout)?;
         notes.extend(more);
         // one connection: two turns keep the next call's thread ready while one runs
         (Arc::new(store), 2)
@@ -244,10 +294,12 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
 /// `POST /v3.0/oa/quota/group`, over `store` serving `turns` calls at once.
 pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Prober) -> Router {
+    let turns = turns.max(1);
     let state = Arc::new(AppState {
         config,
         store,
-        turns: tokio::sync::Semaphore::new(turns.max(1)),
+        turns: tokio::sync::Semaphore::new(turns),
+        tables: Table::ALL.map(|_| tokio::sync::Semaphore::new((turns / 2).max(1))),
         prober,
     });
     Router::new()
@@ -554,7 +606,10 @@ async fn send_message(
         text_styles: serde_json::to_string(&resolved.formatted.text_styles)
             .unwrap_or_else(|_| "[]".to_owned()),
     };
-    match st.store(move |s| s.add_message(&message)).await {
+    match st
+        .store(Table::Messages, move |s| s.add_message(&message))
+        .await
+    {
         Ok(message_id) => reply(Envelope::success(SendMessageResult { message_id, date })),
         Err(e) => store_failure(false, "the message was not stored", &e, &id),
     }
@@ -632,7 +687,9 @@ async fn set_webhook(
     let url = Some(req.url).filter(|u| !u.is_empty());
     let (bot, max_bots) = (token.to_owned(), st.config.max_bots);
     match st
-        .store(move |s| s.set_webhook(&bot, url.as_deref(), max_bots))
+        .store(Table::Webhooks, move |s| {
+            s.set_webhook(&bot, url.as_deref(), max_bots)
+        })
         .await
     {
         Ok(()) => reply(Envelope::success(true)),
@@ -656,7 +713,7 @@ async fn test_webhook(
         Err(e) => return reply(e),
     };
     let bot = token.to_owned();
-    let url = match st.store(move |s| s.webhook(&bot)).await {
+    let url = match st.store(Table::Webhooks, move |s| s.webhook(&bot)).await {
         Ok(u) => u,
         Err(e) => return store_failure(false, "the webhook could not be read", &e, &id),
     };
@@ -669,7 +726,9 @@ async fn test_webhook(
     let (bot, day) = (token.to_owned(), utc_day());
     let (limit, max_bots) = (st.config.daily_limit, st.config.max_bots);
     let counted = st
-        .store(move |s| s.count_probe(&bot, day, limit, max_bots))
+        .store(Table::ProbeCounts, move |s| {
+            s.count_probe(&bot, day, limit, max_bots)
+        })
         .await;
     if let Err(e) = counted {
         return store_failure(
@@ -702,7 +761,10 @@ async fn quota_group(
         );
     };
     let key = token.to_owned();
-    match st.store(move |s| s.access_token_known(&key)).await {
+    match st
+        .store(Table::Quota, move |s| s.access_token_known(&key))
+        .await
+    {
         Ok(true) => {}
         Ok(false) => return error_response(true, StatusCode::UNAUTHORIZED, "unknown access_token"),
         Err(e) => return store_failure(true, "the access token could not be checked", &e, &id),
@@ -719,7 +781,7 @@ async fn quota_group(
                 .into_response()
         }
     };
-    match st.store(move |s| s.quota_assets(&req)).await {
+    match st.store(Table::Quota, move |s| s.quota_assets(&req)).await {
         Ok(assets) => Json(QuotaResponse::success(assets)).into_response(),
         Err(e) => store_failure(true, "the quota assets could not be read", &e, &id),
     }

@@ -13,6 +13,7 @@
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use chatmark_api::store::{NewMessage, Store, StoreError};
 use chatmark_api::{QuotaAsset, QuotaRequest};
@@ -70,9 +71,24 @@ const MIGRATIONS: &[&str] = &[
 /// instance to start does it, the others wait and then find it done.
 const SETUP_LOCK: i64 = 0x6368_6174_6d61_726b;
 
-/// Connections each instance keeps at most; the server's default of 256 connections
-/// queues for them (two instances hold 32 of PostgreSQL's default 100).
-pub const POOL_SIZE: usize = 16;
+/// How a store uses the database: its connections and time limits.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Connections each instance keeps at most; the server's connections queue for them.
+    pub pool_size: usize,
+    /// The longest a call waits for a connection, and the longest a statement runs
+    /// (`statement_timeout`, set on each connection): then [`StoreError::Timeout`].
+    pub timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            pool_size: 16,
+            timeout: Duration::from_secs(5),
+        }
+    }
+}
 
 /// How long a connection to the database may take when the URL does not say
 /// (`connect_timeout`, in seconds).
@@ -82,6 +98,7 @@ const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 pub struct PostgresStore {
     pool: Pool,
     runtime: Handle,
+    timeout: Duration,
 }
 
 /// Whether the `CHATMARK_API_DB` value names a PostgreSQL database (else a SQLite file).
@@ -119,6 +136,16 @@ fn backend(e: &tokio_postgres::Error) -> StoreError {
     }
 }
 
+impl PostgresStore {
+    /// [`backend`], and a statement cancelled by `statement_timeout` as a timeout.
+    fn fail(&self, e: &tokio_postgres::Error) -> StoreError {
+        if e.code() == Some(&tokio_postgres::error::SqlState::QUERY_CANCELED) {
+            return StoreError::Timeout(self.timeout);
+        }
+        backend(e)
+    }
+}
+
 /// The server's message for a database error (tokio-postgres's own display says only "db
 /// error" for those).
 fn describe(e: &tokio_postgres::Error) -> String {
@@ -136,11 +163,13 @@ fn describe(e: &tokio_postgres::Error) -> String {
     text
 }
 
-/// A connection the pool could not give: the database refused or could not be reached.
-fn pool_error(e: &deadpool_postgres::PoolError) -> StoreError {
+/// A connection the pool could not give in `timeout`: the database refused or could not be
+/// reached, or every connection stayed busy.
+fn pool_error(e: &deadpool_postgres::PoolError, timeout: Duration) -> StoreError {
     use deadpool_postgres::PoolError;
     match e {
         PoolError::Backend(e) => StoreError::Unavailable(describe(e)),
+        PoolError::Timeout(_) => StoreError::Timeout(timeout),
         PoolError::Closed => StoreError::Unavailable("the connection pool is closed".to_owned()),
         other => StoreError::Backend(other.to_string()),
     }
@@ -166,12 +195,14 @@ impl PostgresStore {
     /// Connects to the database at `url` (TLS with the roots of `tls` when the URL says
     /// `sslmode=require`), migrates its schema, seeds quota assets when it holds none (from
     /// the JSON file `seed`, else [`seed::SAMPLE_ASSETS`]) and adds `access_tokens`, as
-    /// the SQLite store does. Answers the store and notes for the operator.
+    /// the SQLite store does, with the connections and time limits of `settings`. Answers the
+    /// store and notes for the operator.
     pub async fn open(
         url: &str,
         seed: Option<&Path>,
         access_tokens: &[String],
         tls: &Arc<ClientConfig>,
+        settings: &Settings,
     ) -> Result<(Self, Vec<String>), String> {
         // its blocking methods wait on the runtime's other workers to drive the connections
         if Handle::current().runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
@@ -183,6 +214,13 @@ impl PostgresStore {
             // an unreachable host fails the start (or a request) instead of hanging on it
             config.connect_timeout(CONNECT_TIMEOUT);
         }
+        // every statement of every connection is bounded (a lock held elsewhere included)
+        let options = format!(
+            "{} -c statement_timeout={}",
+            config.get_options().unwrap_or_default(),
+            settings.timeout.as_millis()
+        );
+        config.options(options.trim_start());
         let name = label(&config);
         let manager_config = ManagerConfig {
             recycling_method: RecyclingMethod::Fast,
@@ -194,7 +232,11 @@ impl PostgresStore {
             Manager::from_config(config, tokio_postgres::NoTls, manager_config)
         };
         let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
+            .max_size(settings.pool_size.max(1))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(settings.timeout))
+            .create_timeout(Some(settings.timeout))
+            .recycle_timeout(Some(settings.timeout))
             .build()
             .map_err(|e| format!("{name}: {e}"))?;
         let notes = setup(&pool, seed, access_tokens)
@@ -203,20 +245,31 @@ impl PostgresStore {
         let store = PostgresStore {
             pool,
             runtime: Handle::current(),
+            timeout: settings.timeout,
         };
         Ok((store, notes))
     }
 
-    /// Runs `query` on the store's runtime and waits for it (see the module's note).
+    /// Runs `query` on the store's runtime and waits for it (see the module's note), at
+    /// most the time of a connection wait and a statement and a second more: a database
+    /// that stops answering altogether (a network gone silent) ends in a timeout too.
     fn wait<T>(
         &self,
         query: impl std::future::Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
-        self.runtime.block_on(query)
+        let backstop = self.timeout * 2 + Duration::from_secs(1);
+        self.runtime.block_on(async {
+            tokio::time::timeout(backstop, query)
+                .await
+                .unwrap_or(Err(StoreError::Timeout(self.timeout)))
+        })
     }
 
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        self.pool.get().await.map_err(|e| pool_error(&e))
+        self.pool
+            .get()
+            .await
+            .map_err(|e| pool_error(&e, self.timeout))
     }
 }
 
@@ -233,6 +286,11 @@ async fn setup(
     })?;
     let fail = |e: tokio_postgres::Error| describe(&e);
     let tx = client.transaction().await.map_err(fail)?;
+    // instances starting together wait here for the first one's migration: longer than a
+    // request's statement may
+    tx.batch_execute("SET LOCAL statement_timeout = '60s'")
+        .await
+        .map_err(fail)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SETUP_LOCK])
         .await
         .map_err(fail)?;
@@ -357,7 +415,7 @@ impl Store for PostgresStore {
                 client
                     .execute("DELETE FROM webhooks WHERE bot = $1", &[&bot])
                     .await
-                    .map_err(|e| backend(&e))?;
+                    .map_err(|e| self.fail(&e))?;
                 return Ok(());
             };
             // One statement: a bot that holds a webhook replaces it; a new one is inserted
@@ -372,11 +430,11 @@ impl Store for PostgresStore {
                      ON CONFLICT (bot) DO UPDATE SET url = excluded.url",
                 )
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let written = client
                 .execute(&stmt, &[&bot, &url, &cap(max_bots)])
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             if written == 0 {
                 return Err(StoreError::TooManyBots(max_bots));
             }
@@ -390,11 +448,11 @@ impl Store for PostgresStore {
             let stmt = client
                 .prepare_cached("SELECT url FROM webhooks WHERE bot = $1")
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let row = client
                 .query_opt(&stmt, &[&bot])
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             Ok(row.map(|r| r.get(0)))
         })
     }
@@ -428,11 +486,11 @@ impl Store for PostgresStore {
                      RETURNING p.calls",
                 )
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let row = client
                 .query_opt(&stmt, &[&bot, &day, &sql_limit, &cap(max_bots)])
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             if let Some(row) = row {
                 let calls: i32 = row.get(0);
                 return Ok(u32::try_from(calls).unwrap_or(0));
@@ -445,7 +503,7 @@ impl Store for PostgresStore {
                     &[&bot, &day],
                 )
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             Err(match counted {
                 Some(_) => StoreError::DailyLimit(limit),
                 None => StoreError::TooManyBots(max_bots),
@@ -464,12 +522,12 @@ impl Store for PostgresStore {
                      RETURNING id",
                 )
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let text = m.text.as_bytes();
             let row = client
                 .query_one(&stmt, &[&m.bot, &m.chat_id, &date, &text, &m.text_styles])
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let id: i64 = row.get(0);
             u64::try_from(id).map_err(|_| StoreError::Backend("negative message id".to_owned()))
         })
@@ -488,11 +546,11 @@ impl Store for PostgresStore {
                      FROM messages WHERE id = $1",
                 )
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let Some(row) = client
                 .query_opt(&stmt, &[&id])
                 .await
-                .map_err(|e| backend(&e))?
+                .map_err(|e| self.fail(&e))?
             else {
                 return Ok(None);
             };
@@ -515,11 +573,11 @@ impl Store for PostgresStore {
                     "SELECT record FROM quota_assets WHERE owner = $1 ORDER BY position",
                 )
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let rows = client
                 .query(&stmt, &[&seed::owner_name(request.quota_owner)])
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let mut assets = Vec::with_capacity(rows.len());
             for row in rows {
                 let record: &str = row.get(0);
@@ -538,11 +596,11 @@ impl Store for PostgresStore {
             let stmt = client
                 .prepare_cached("SELECT EXISTS (SELECT 1 FROM access_tokens WHERE token = $1)")
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             let row = client
                 .query_one(&stmt, &[&token])
                 .await
-                .map_err(|e| backend(&e))?;
+                .map_err(|e| self.fail(&e))?;
             Ok(row.get(0))
         })
     }

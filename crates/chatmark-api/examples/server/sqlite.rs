@@ -53,6 +53,9 @@ const MIGRATIONS: &[&str] = &["
 /// microseconds; several server instances would share a database server instead).
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    /// How long a statement waits for another process's lock on the file (SQLite's busy
+    /// timeout), in milliseconds.
+    timeout_ms: std::sync::atomic::AtomicU64,
     /// The exclusive lock on `<db>.lock`, held while the store lives: one process per file.
     _lock: Option<std::fs::File>,
 }
@@ -86,7 +89,7 @@ impl SqliteStore {
             Some(lock_file(path)?)
         };
         let mut conn = Connection::open(path).map_err(fail)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
+        conn.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))
             .map_err(fail)?;
         if path != ":memory:" {
             // WAL: readers do not block the writer; NORMAL: no fsync per commit, durable
@@ -141,6 +144,7 @@ impl SqliteStore {
         Ok((
             SqliteStore {
                 conn: Mutex::new(conn),
+                timeout_ms: std::sync::atomic::AtomicU64::new(BUSY_TIMEOUT_MS),
                 _lock: lock,
             },
             notes,
@@ -150,7 +154,33 @@ impl SqliteStore {
     fn lock(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// Sets how long a statement waits for a lock on the file held by another process
+    /// (another tool, a backup) before it fails with [`StoreError::Timeout`].
+    pub fn set_timeout(&self, timeout: std::time::Duration) -> Result<(), String> {
+        self.lock()
+            .busy_timeout(timeout)
+            .map_err(|e| format!("database busy timeout: {e}"))?;
+        let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        self.timeout_ms
+            .store(ms, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// A failed statement: busy past the timeout, or another failure.
+    fn fail(&self, e: rusqlite::Error) -> StoreError {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                let ms = self.timeout_ms.load(std::sync::atomic::Ordering::Relaxed);
+                StoreError::Timeout(std::time::Duration::from_millis(ms))
+            }
+            _ => backend(e),
+        }
+    }
 }
+
+/// How long a statement waits for a lock held by another process, unless set otherwise.
+const BUSY_TIMEOUT_MS: u64 = 5_000;
 
 /// Takes the exclusive lock of `<path>.lock` (created if needed), or says that another
 /// server process holds it: two processes on one SQLite file fail each other's writes
@@ -231,21 +261,21 @@ fn seed_assets(tx: &Transaction<'_>, assets: &seed::Assets) -> Result<usize, rus
 impl Store for SqliteStore {
     fn set_webhook(&self, bot: &str, url: Option<&str>, max_bots: usize) -> Result<(), StoreError> {
         let mut conn = self.lock();
-        let tx = conn.transaction().map_err(backend)?;
+        let tx = conn.transaction().map_err(|e| self.fail(e))?;
         match url {
             None => {
                 tx.execute("DELETE FROM webhooks WHERE bot = ?1", [bot])
-                    .map_err(backend)?;
+                    .map_err(|e| self.fail(e))?;
             }
             Some(url) => {
                 let held: bool = tx
                     .query_row("SELECT 1 FROM webhooks WHERE bot = ?1", [bot], |_| Ok(()))
                     .optional()
-                    .map_err(backend)?
+                    .map_err(|e| self.fail(e))?
                     .is_some();
                 let count: i64 = tx
                     .query_row("SELECT COUNT(*) FROM webhooks", [], |r| r.get(0))
-                    .map_err(backend)?;
+                    .map_err(|e| self.fail(e))?;
                 if !held && usize::try_from(count).unwrap_or(usize::MAX) >= max_bots {
                     return Err(StoreError::TooManyBots(max_bots));
                 }
@@ -254,10 +284,10 @@ impl Store for SqliteStore {
                      ON CONFLICT (bot) DO UPDATE SET url = excluded.url",
                     [bot, url],
                 )
-                .map_err(backend)?;
+                .map_err(|e| self.fail(e))?;
             }
         }
-        tx.commit().map_err(backend)
+        tx.commit().map_err(|e| self.fail(e))
     }
 
     fn webhook(&self, bot: &str) -> Result<Option<String>, StoreError> {
@@ -266,7 +296,7 @@ impl Store for SqliteStore {
                 r.get(0)
             })
             .optional()
-            .map_err(backend)
+            .map_err(|e| self.fail(e))
     }
 
     fn count_probe(
@@ -278,9 +308,9 @@ impl Store for SqliteStore {
     ) -> Result<u32, StoreError> {
         let day = i64::try_from(day).unwrap_or(i64::MAX);
         let mut conn = self.lock();
-        let tx = conn.transaction().map_err(backend)?;
+        let tx = conn.transaction().map_err(|e| self.fail(e))?;
         tx.execute("DELETE FROM probe_counts WHERE day < ?1", [day])
-            .map_err(backend)?;
+            .map_err(|e| self.fail(e))?;
         let calls: Option<u32> = tx
             .query_row(
                 "SELECT calls FROM probe_counts WHERE bot = ?1 AND day = ?2",
@@ -288,7 +318,7 @@ impl Store for SqliteStore {
                 |r| r.get(0),
             )
             .optional()
-            .map_err(backend)?;
+            .map_err(|e| self.fail(e))?;
         let calls = match calls {
             Some(c) => c,
             None => {
@@ -298,7 +328,7 @@ impl Store for SqliteStore {
                         [day],
                         |r| r.get(0),
                     )
-                    .map_err(backend)?;
+                    .map_err(|e| self.fail(e))?;
                 if usize::try_from(bots).unwrap_or(usize::MAX) >= max_bots {
                     return Err(StoreError::TooManyBots(max_bots));
                 }
@@ -313,8 +343,8 @@ impl Store for SqliteStore {
              ON CONFLICT (bot, day) DO UPDATE SET calls = calls + 1",
             params![bot, day],
         )
-        .map_err(backend)?;
-        tx.commit().map_err(backend)?;
+        .map_err(|e| self.fail(e))?;
+        tx.commit().map_err(|e| self.fail(e))?;
         Ok(calls + 1)
     }
 
@@ -331,7 +361,7 @@ impl Store for SqliteStore {
                 m.text_styles
             ],
         )
-        .map_err(backend)?;
+        .map_err(|e| self.fail(e))?;
         u64::try_from(conn.last_insert_rowid())
             .map_err(|_| StoreError::Backend("negative message id".to_owned()))
     }
@@ -350,7 +380,7 @@ impl Store for SqliteStore {
                 },
             )
             .optional()
-            .map_err(backend)?
+            .map_err(|e| self.fail(e))?
             .map(|(bot, chat_id, date, text, text_styles)| {
                 Ok(NewMessage {
                     bot,
@@ -375,7 +405,7 @@ impl Store for SqliteStore {
                    AND (?3 IS NULL OR quota_type = ?3)
                  ORDER BY position",
             )
-            .map_err(backend)?;
+            .map_err(|e| self.fail(e))?;
         let rows = stmt
             .query_map(
                 params![
@@ -395,10 +425,10 @@ impl Store for SqliteStore {
                     }))
                 },
             )
-            .map_err(backend)?;
+            .map_err(|e| self.fail(e))?;
         let mut out = Vec::new();
         for row in rows {
-            let value = row.map_err(backend)?;
+            let value = row.map_err(|e| self.fail(e))?;
             let asset = serde_json::from_value(value)
                 .map_err(|e| StoreError::Backend(format!("a stored quota asset: {e}")))?;
             out.push(asset);
@@ -415,6 +445,6 @@ impl Store for SqliteStore {
             )
             .optional()
             .map(|found| found.is_some())
-            .map_err(backend)
+            .map_err(|e| self.fail(e))
     }
 }

@@ -87,6 +87,12 @@ impl Cluster {
     /// [`Cluster::start`], the server also accepting TLS with the PEM certificate chain
     /// and key of `tls` when given (`ssl=on`).
     pub fn start_with_tls(name: &str, tls: Option<(&str, &str)>) -> Option<Cluster> {
+        Cluster::start_with(name, tls, "")
+    }
+
+    /// [`Cluster::start_with_tls`] with more server options (`-c name=value …`, after the
+    /// defaults, which they override: `-c max_connections=8`).
+    pub fn start_with(name: &str, tls: Option<(&str, &str)>, extra: &str) -> Option<Cluster> {
         let Some(bin) = bindir() else {
             assert!(
                 !required(),
@@ -159,7 +165,7 @@ impl Cluster {
             let options = format!(
                 "-c listen_addresses=127.0.0.1 -c port={} -c unix_socket_directories='' \
                  -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-                 -c max_connections=200{ssl}",
+                 -c max_connections=200{ssl} {extra}",
                 cluster.port
             );
             let started = cluster.try_run(
