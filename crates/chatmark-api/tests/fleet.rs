@@ -222,3 +222,46 @@ async fn two_instances_on_one_postgres_database_act_as_one() {
     assert!(message_id(&v) > after, "{v}");
     drop(b);
 }
+
+/// Issue 51 finding 3: three instances on a database with `max_connections=8` (five slots
+/// for a role that is not a superuser), each pooling up to 16 connections. A burst on two
+/// of them waits for connections instead of failing (refused connects are retried with
+/// backoff), the connections they opened are closed once idle, and a third instance
+/// started afterwards gets slots: it starts, and serves 30 of 30 sequential requests (it
+/// used to answer 500 to every one, "remaining connection slots are reserved").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_instances_share_eight_connections() {
+    let Some(cluster) = fleet_cluster("slots", "-c max_connections=8") else {
+        return;
+    };
+    cluster.sql("CREATE ROLE chatmark LOGIN");
+    cluster.sql("CREATE DATABASE scarce OWNER chatmark");
+    let url = cluster.url_as("chatmark", "scarce");
+    let settings = [
+        ("CHATMARK_DB_IDLE_TIMEOUT_MS", "500"),
+        ("CHATMARK_STORE_TIMEOUT_MS", "20000"),
+    ];
+    let a = instance_with(&url, &settings);
+    let b = instance_with(&url, &settings);
+    let burst: Vec<_> = (0..200)
+        .map(|i| {
+            let addr = if i % 2 == 0 { a.1 } else { b.1 };
+            tokio::spawn(async move { send(addr, "1:a", &format!("burst {i}")).await })
+        })
+        .collect();
+    let mut ids = HashSet::new();
+    for s in burst {
+        let (status, v) = s.await.unwrap();
+        assert_eq!(status, 200, "{v}");
+        assert!(ids.insert(message_id(&v)));
+    }
+    let c = instance_with(&url, &settings);
+    for i in 0..30 {
+        let (status, v) = send(c.1, "1:a", &format!("after {i}")).await;
+        assert_eq!(status, 200, "request {i}: {v}");
+    }
+    // every instance still serves
+    for addr in [a.1, b.1, c.1] {
+        assert_eq!(send(addr, "1:a", "last").await.0, 200);
+    }
+}

@@ -1447,6 +1447,9 @@ fn numeric_and_empty_settings_are_refused_before_serving() {
         ("CHATMARK_STORE_TIMEOUT_MS", "0"),
         ("CHATMARK_STORE_TIMEOUT_MS", "600001"),
         ("CHATMARK_LOG", "loud"),
+        ("CHATMARK_DB_POOL_SIZE", "0"),
+        ("CHATMARK_DB_POOL_SIZE", "10001"),
+        ("CHATMARK_DB_IDLE_TIMEOUT_MS", "0"),
         ("CHATMARK_API_DB", ""),
         ("CHATMARK_API_DB", "  "),
     ];

@@ -62,6 +62,10 @@ pub struct Config {
     /// The longest a store call waits for its turn (a connection), and the longest its
     /// statement runs (PostgreSQL's `statement_timeout`, SQLite's busy timeout).
     pub store_timeout: Duration,
+    /// PostgreSQL connections this instance keeps at most.
+    pub db_pool_size: usize,
+    /// A PostgreSQL connection unused this long is closed, giving its slot back.
+    pub db_idle_timeout: Duration,
     /// The most detailed log lines written (`info`: one per request).
     pub log_level: tracing::level_filters::LevelFilter,
 }
@@ -86,6 +90,8 @@ impl Default for Config {
             bot_tokens: None,
             extra_roots: None,
             store_timeout: Duration::from_secs(5),
+            db_pool_size: 16,
+            db_idle_timeout: Duration::from_secs(30),
             log_level: tracing::level_filters::LevelFilter::INFO,
         }
     }
@@ -93,7 +99,7 @@ impl Default for Config {
 
 impl Config {
     /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
-    /// `CHATMARK_STORE_TIMEOUT_MS`,
+    /// `CHATMARK_STORE_TIMEOUT_MS`, `CHATMARK_DB_POOL_SIZE`, `CHATMARK_DB_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
     /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS`, `CHATMARK_LOG`
@@ -119,6 +125,11 @@ impl Config {
                 STORE_MILLIS,
                 &mut config.store_timeout,
             ),
+            (
+                "CHATMARK_DB_IDLE_TIMEOUT_MS",
+                MILLIS,
+                &mut config.db_idle_timeout,
+            ),
         ] {
             if let Some(ms) = setting(name, range)? {
                 *into = Duration::from_millis(ms);
@@ -126,6 +137,9 @@ impl Config {
         }
         if let Some(n) = setting("CHATMARK_MAX_CONNECTIONS", MAX_CONNECTIONS)? {
             config.max_connections = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        if let Some(n) = setting("CHATMARK_DB_POOL_SIZE", POOL_SIZE)? {
+            config.db_pool_size = usize::try_from(n).unwrap_or(usize::MAX);
         }
         if let Some(n) = setting("TESTWEBHOOK_DAILY_LIMIT", DAILY_LIMIT)? {
             config.daily_limit = u32::try_from(n).unwrap_or(u32::MAX);
@@ -175,6 +189,7 @@ impl Config {
 const MILLIS: (u64, u64) = (1, 86_400_000);
 const PROBE_MILLIS: (u64, u64) = (1, 60_000);
 const STORE_MILLIS: (u64, u64) = (1, 600_000);
+const POOL_SIZE: (u64, u64) = (1, 10_000);
 const MAX_CONNECTIONS: (u64, u64) = (1, 100_000);
 const DAILY_LIMIT: (u64, u64) = (0, 1_000_000);
 const MAX_BOTS: (u64, u64) = (1, 100_000_000);
@@ -263,8 +278,9 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
     let (tls, mut notes) = probe::client_config(config.extra_roots.as_deref())?;
     let (store, turns): (Arc<dyn Store>, usize) = if postgres::is_url(&config.db) {
         let settings = postgres::Settings {
+            pool_size: config.db_pool_size,
             timeout: config.store_timeout,
-            ..postgres::Settings::default()
+            idle_timeout: config.db_idle_timeout,
         };
         let (store, more) = PostgresStore::open(
             &config.db,

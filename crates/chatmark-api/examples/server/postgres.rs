@@ -76,9 +76,13 @@ const SETUP_LOCK: i64 = 0x6368_6174_6d61_726b;
 pub struct Settings {
     /// Connections each instance keeps at most; the server's connections queue for them.
     pub pool_size: usize,
-    /// The longest a call waits for a connection, and the longest a statement runs
+    /// The longest a call waits for a connection (a connection the database refuses for
+    /// want of slots is retried meanwhile, with backoff), and the longest a statement runs
     /// (`statement_timeout`, set on each connection): then [`StoreError::Timeout`].
     pub timeout: Duration,
+    /// A pooled connection unused this long is closed, giving its slot back to the database
+    /// (and so to the other instances).
+    pub idle_timeout: Duration,
 }
 
 impl Default for Settings {
@@ -86,6 +90,67 @@ impl Default for Settings {
         Settings {
             pool_size: 16,
             timeout: Duration::from_secs(5),
+            idle_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// How long an instance starting waits for the database to accept a connection when it
+/// refuses for want of slots (or because it is starting up), before the start fails.
+const START_WAIT: Duration = Duration::from_secs(30);
+
+/// Whether a failed connection attempt may succeed if tried again soon: the database is
+/// out of connection slots or other resources (SQLSTATE class 53), starting up or shutting
+/// down (57P01–57P03); with `unreachable`, also when it could not be reached at all (a
+/// refused or reset socket: a restart under way).
+fn retriable(e: &tokio_postgres::Error, unreachable: bool) -> bool {
+    match e.as_db_error() {
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("53") || matches!(code, "57P01" | "57P02" | "57P03")
+        }
+        None => unreachable,
+    }
+}
+
+/// `pause` stretched by a random factor in [0.5, 1.5), so that instances refused together
+/// do not all try again together.
+fn jittered(pause: Duration) -> Duration {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    let unit = (h.finish() >> 11) as f64 / (1u64 << 53) as f64;
+    pause.mul_f64(0.5 + unit)
+}
+
+/// The first pause between two connection attempts, and the longest (it doubles).
+const FIRST_PAUSE: Duration = Duration::from_millis(10);
+const LONGEST_PAUSE: Duration = Duration::from_millis(500);
+
+/// A connection from `pool` within `wait`, trying again with backoff while the database
+/// refuses for reasons that pass ([`retriable`]).
+async fn connection(
+    pool: &Pool,
+    wait: Duration,
+    unreachable: bool,
+) -> Result<deadpool_postgres::Object, deadpool_postgres::PoolError> {
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut pause = FIRST_PAUSE;
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let timeouts = deadpool_postgres::Timeouts {
+            wait: Some(left),
+            create: Some(left),
+            recycle: Some(left),
+        };
+        match pool.timeout_get(&timeouts).await {
+            Err(deadpool_postgres::PoolError::Backend(e))
+                if retriable(&e, unreachable) && left > pause =>
+            {
+                tokio::time::sleep(jittered(pause)).await;
+                pause = (pause * 2).min(LONGEST_PAUSE);
+            }
+            answer => return answer,
         }
     }
 }
@@ -99,6 +164,14 @@ pub struct PostgresStore {
     pool: Pool,
     runtime: Handle,
     timeout: Duration,
+    /// The task closing idle connections, stopped with the store.
+    reaper: tokio::task::AbortHandle,
+}
+
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        self.reaper.abort();
+    }
 }
 
 /// Whether the `CHATMARK_API_DB` value names a PostgreSQL database (else a SQLite file).
@@ -243,6 +316,7 @@ impl PostgresStore {
             .await
             .map_err(|e| format!("{name}: {e}"))?;
         let store = PostgresStore {
+            reaper: close_idle(&pool, settings.idle_timeout).abort_handle(),
             pool,
             runtime: Handle::current(),
             timeout: settings.timeout,
@@ -265,12 +339,29 @@ impl PostgresStore {
         })
     }
 
+    /// A pooled connection within the store's timeout; a connection the database refuses
+    /// or cannot make yet (out of slots, restarting) is tried again meanwhile.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        self.pool
-            .get()
+        connection(&self.pool, self.timeout, true)
             .await
             .map_err(|e| pool_error(&e, self.timeout))
     }
+}
+
+/// Closes the connections of `pool` unused for `idle`, from a task checking a few times per
+/// `idle`; it ends with the pool.
+fn close_idle(pool: &Pool, idle: Duration) -> tokio::task::JoinHandle<()> {
+    let pool = pool.weak();
+    let every = (idle / 4).clamp(Duration::from_millis(25), Duration::from_secs(5));
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(every).await;
+            let Some(pool) = pool.upgrade() else {
+                return;
+            };
+            pool.retain(|_, metrics| metrics.last_used() < idle);
+        }
+    })
 }
 
 /// Migrates and seeds under [`SETUP_LOCK`], in one transaction: another instance starting
@@ -280,10 +371,13 @@ async fn setup(
     seed: Option<&Path>,
     access_tokens: &[String],
 ) -> Result<Vec<String>, String> {
-    let mut client = pool.get().await.map_err(|e| match e {
-        deadpool_postgres::PoolError::Backend(e) => describe(&e),
-        other => other.to_string(),
-    })?;
+    // a database out of connection slots (other instances hold them) may free one soon
+    let mut client = connection(pool, START_WAIT, false)
+        .await
+        .map_err(|e| match e {
+            deadpool_postgres::PoolError::Backend(e) => describe(&e),
+            other => other.to_string(),
+        })?;
     let fail = |e: tokio_postgres::Error| describe(&e);
     let tx = client.transaction().await.map_err(fail)?;
     // instances starting together wait here for the first one's migration: longer than a

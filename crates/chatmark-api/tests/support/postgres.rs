@@ -188,8 +188,18 @@ impl Cluster {
         format!("postgres://postgres@127.0.0.1:{}/{db}", self.port)
     }
 
+    /// A URL of the database `db` for the role `user` (no password: trust on loopback).
+    pub fn url_as(&self, user: &str, db: &str) -> String {
+        format!("postgres://{user}@127.0.0.1:{}/{db}", self.port)
+    }
+
     /// Creates the empty database `db`.
     pub fn create_db(&self, db: &str) {
+        self.sql(&format!("CREATE DATABASE {db}"));
+    }
+
+    /// Runs `sql` as the superuser in the database `postgres`.
+    pub fn sql(&self, sql: &str) {
         let port = self.port.to_string();
         self.run(
             "psql",
@@ -204,7 +214,7 @@ impl Cluster {
                 "ON_ERROR_STOP=1",
                 "-q",
                 "-c",
-                &format!("CREATE DATABASE {db}"),
+                sql,
                 "postgres",
             ],
         );
