@@ -177,6 +177,17 @@ pub trait Store: Send + Sync {
     /// ```
     fn quota_assets(&self, request: &QuotaRequest) -> Result<Vec<QuotaAsset>, StoreError>;
 
+    /// Whether the store answers: a trivial statement on a connection (a load balancer's
+    /// readiness probe), within the store's time limit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark_api::store::{MemoryStore, Store};
+    /// assert_eq!(MemoryStore::default().ping(), Ok(()));
+    /// ```
+    fn ping(&self) -> Result<(), StoreError>;
+
     /// Whether `token` is an access token allowed to query quota assets.
     ///
     /// # Examples
@@ -315,6 +326,10 @@ impl Store for MemoryStore {
             .get(&request.quota_owner)
             .map_or(&[][..], Vec::as_slice);
         Ok(request.filter(assets))
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
     }
 
     fn access_token_known(&self, token: &str) -> Result<bool, StoreError> {

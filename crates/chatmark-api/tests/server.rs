@@ -2079,3 +2079,51 @@ async fn a_locked_sqlite_file_fails_a_write_in_time() {
     other.execute_batch("ROLLBACK").unwrap();
     assert_eq!(post(addr, "/bot1:a/sendMessage", &[], body).await.0, 200);
 }
+
+/// A GET of `path`: the status and the JSON body.
+async fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    let (status, _, v) = raw(addr, request.as_bytes()).await;
+    (status, v)
+}
+
+/// Issue 51 (health): `GET /healthz` answers while the process lives; `GET /readyz` while
+/// the store answers within its timeout, and 503 with the cause (in the envelope, with a
+/// request id) once the database is gone, so that a load balancer drains the instance; both
+/// are outside the bot routes (no token).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_and_readiness() {
+    let addr = start(config(5)).await;
+    assert_eq!(
+        get(addr, "/healthz").await,
+        (200, json!({"ok": true, "result": "live"}))
+    );
+    assert_eq!(
+        get(addr, "/readyz").await,
+        (200, json!({"ok": true, "result": "ready"}))
+    );
+    let (status, v) = post(addr, "/healthz", &[], "").await;
+    assert_eq!((status, v["errorCode"].clone()), (405, json!(405)), "{v}");
+
+    let Some(cluster) = support::postgres::Cluster::start("ready") else {
+        return;
+    };
+    cluster.create_db("ready");
+    let addr = start(app::Config {
+        db: cluster.url("ready"),
+        store_timeout: Duration::from_millis(300),
+        ..config(5)
+    })
+    .await;
+    assert_eq!(get(addr, "/readyz").await.0, 200);
+    drop(cluster);
+    let (status, v) = get(addr, "/readyz").await;
+    assert_eq!((status, v["errorCode"].clone()), (503, json!(503)), "{v}");
+    let description = v["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("not ready: the database cannot be reached"),
+        "{description}"
+    );
+    assert!(description.contains("request id"), "{description}");
+    assert_eq!(get(addr, "/healthz").await.0, 200);
+}

@@ -13,7 +13,7 @@ use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use chatmark::Limits;
 use chatmark_api::store::{NewMessage, Store, StoreError};
@@ -217,14 +217,17 @@ enum Table {
     Webhooks,
     ProbeCounts,
     Quota,
+    /// None: the readiness probe's trivial statement.
+    Health,
 }
 
 impl Table {
-    const ALL: [Table; 4] = [
+    const ALL: [Table; 5] = [
         Table::Messages,
         Table::Webhooks,
         Table::ProbeCounts,
         Table::Quota,
+        Table::Health,
     ];
 }
 
@@ -307,8 +310,9 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
     Ok((router(config.clone(), store, turns, prober), notes))
 }
 
-/// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}` and
-/// `POST /v3.0/oa/quota/group`, over `store` serving `turns` calls at once.
+/// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}`,
+/// `POST /v3.0/oa/quota/group`, and for operators `GET /healthz` and `GET /readyz`, over
+/// `store` serving `turns` calls at once.
 pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Prober) -> Router {
     let turns = turns.max(1);
     let state = Arc::new(AppState {
@@ -319,6 +323,8 @@ pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Probe
         prober,
     });
     Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .route("/{bot}/sendMessage", post(send_message))
         .route("/{bot}/setWebhook", post(set_webhook))
         .route("/{bot}/testWebhook", post(test_webhook))
@@ -330,6 +336,23 @@ pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Probe
         .layer(DefaultBodyLimit::max(body_limit(&Limits::default())))
         .layer(middleware::from_fn(ops::observe))
         .with_state(state)
+}
+
+/// `GET /healthz`: the process is live (it answers; nothing else is checked).
+async fn healthz() -> Response {
+    reply(Envelope::success("live"))
+}
+
+/// `GET /readyz`: ready to serve, when the store answers a trivial statement within the
+/// store timeout; else 503 with the cause (a load balancer drains the instance meanwhile).
+async fn readyz(
+    State(st): State<Arc<AppState>>,
+    Extension(id): Extension<ops::RequestId>,
+) -> Response {
+    match st.store(Table::Health, |s| s.ping()).await {
+        Ok(()) => reply(Envelope::success("ready")),
+        Err(e) => store_failure(false, "not ready", &e, &id),
+    }
 }
 
 /// The largest request body read, in bytes, derived from the `Limits` that `sendMessage`

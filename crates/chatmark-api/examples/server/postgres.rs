@@ -684,6 +684,17 @@ impl Store for PostgresStore {
         })
     }
 
+    fn ping(&self) -> Result<(), StoreError> {
+        self.wait(async {
+            let client = self.client().await?;
+            client
+                .simple_query("SELECT 1")
+                .await
+                .map_err(|e| self.fail(&e))?;
+            Ok(())
+        })
+    }
+
     fn access_token_known(&self, token: &str) -> Result<bool, StoreError> {
         self.wait(async {
             let client = self.client().await?;

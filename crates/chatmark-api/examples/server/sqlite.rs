@@ -436,6 +436,12 @@ impl Store for SqliteStore {
         Ok(out)
     }
 
+    fn ping(&self) -> Result<(), StoreError> {
+        self.lock()
+            .query_row("SELECT 1", [], |_| Ok(()))
+            .map_err(|e| self.fail(e))
+    }
+
     fn access_token_known(&self, token: &str) -> Result<bool, StoreError> {
         self.lock()
             .query_row(
