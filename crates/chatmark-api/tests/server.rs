@@ -2127,3 +2127,106 @@ async fn health_and_readiness() {
     assert!(description.contains("request id"), "{description}");
     assert_eq!(get(addr, "/healthz").await.0, 200);
 }
+
+/// The samples of a Prometheus text exposition: `name{labels}` to value.
+fn samples(text: &str) -> std::collections::HashMap<String, f64> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (key, value) = l.rsplit_once(' ').unwrap_or_else(|| panic!("{l}"));
+            (
+                key.to_owned(),
+                value.parse().unwrap_or_else(|_| panic!("{l}")),
+            )
+        })
+        .collect()
+}
+
+/// Issue 51 (metrics): `GET /metrics` answers the Prometheus text format, counting requests
+/// by route and status, their latency, store waits and errors, webhook probe outcomes and
+/// readiness checks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_requests_store_errors_and_probes() {
+    let db = temp_path("metrics.sqlite3");
+    let addr = start(app::Config {
+        db: db.to_string_lossy().into_owned(),
+        store_timeout: Duration::from_millis(300),
+        ..config(5)
+    })
+    .await;
+    let body = r#"{"chat_id":1,"text":"hi"}"#;
+    for _ in 0..3 {
+        assert_eq!(post(addr, "/botm:1/sendMessage", &[], body).await.0, 200);
+    }
+    assert_eq!(post(addr, "/botm:1/sendMessage", &[], "{}").await.0, 400);
+    let token = [("access_token", seed::DEMO_ACCESS_TOKEN)];
+    assert_eq!(
+        post(
+            addr,
+            "/v3.0/oa/quota/group",
+            &token,
+            r#"{"quota_owner":"OA"}"#
+        )
+        .await
+        .0,
+        200
+    );
+    assert_eq!(get(addr, "/readyz").await.0, 200);
+    set_webhook(addr, "m:1", &webhook("200 OK", "").await).await;
+    assert_eq!(test_webhook(addr, "m:1").await.0, 200);
+    let other = rusqlite::Connection::open(&db).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    assert_eq!(post(addr, "/botm:1/sendMessage", &[], body).await.0, 503);
+    other.execute_batch("ROLLBACK").unwrap();
+
+    let request = b"GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(request).await.unwrap();
+    let answer = read_until_closed(&mut s).await;
+    let (head, text) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.contains("content-type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    let m = samples(text);
+    let get = |k: &str| {
+        m.get(k)
+            .copied()
+            .unwrap_or_else(|| panic!("no {k} in\n{text}"))
+    };
+    let requests = |route: &str, status: u16| {
+        get(&format!(
+            r#"chatmark_http_requests_total{{route="{route}",status="{status}"}}"#
+        ))
+    };
+    assert_eq!(requests("sendMessage", 200), 3.0);
+    assert_eq!(requests("sendMessage", 400), 1.0);
+    assert_eq!(requests("sendMessage", 503), 1.0);
+    assert_eq!(requests("quota", 200), 1.0);
+    assert_eq!(requests("readyz", 200), 1.0);
+    assert_eq!(requests("testWebhook", 200), 1.0);
+    assert_eq!(
+        get(r#"chatmark_http_request_duration_seconds_count{route="sendMessage"}"#),
+        5.0
+    );
+    assert_eq!(
+        get(r#"chatmark_store_errors_total{kind="timeout",table="messages"}"#),
+        1.0
+    );
+    assert_eq!(
+        get(r#"chatmark_store_wait_seconds_count{table="messages"}"#),
+        4.0
+    );
+    assert_eq!(get(r#"chatmark_store_waiting{table="messages"}"#), 0.0);
+    assert_eq!(
+        get(r#"chatmark_webhook_probes_total{outcome="webhook.ok"}"#),
+        1.0
+    );
+    assert_eq!(
+        get(r#"chatmark_readiness_checks_total{result="ready"}"#),
+        1.0
+    );
+    // no path, hence no token, among the labels
+    assert!(!text.contains("m:1") && !text.contains("/bot"), "{text}");
+}

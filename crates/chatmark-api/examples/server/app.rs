@@ -222,6 +222,17 @@ enum Table {
 }
 
 impl Table {
+    /// The table's name in metrics.
+    fn label(self) -> &'static str {
+        match self {
+            Table::Messages => "messages",
+            Table::Webhooks => "webhooks",
+            Table::ProbeCounts => "probe_counts",
+            Table::Quota => "quota",
+            Table::Health => "health",
+        }
+    }
+
     const ALL: [Table; 5] = [
         Table::Messages,
         Table::Webhooks,
@@ -240,6 +251,7 @@ struct AppState {
     /// Per [`Table`], the calls allowed at once: half of the turns (at least one).
     tables: [tokio::sync::Semaphore; Table::ALL.len()],
     prober: Prober,
+    metrics: Arc<ops::Metrics>,
 }
 
 impl AppState {
@@ -259,18 +271,42 @@ impl AppState {
         let share = self.tables.get(index).unwrap_or(&self.turns);
         // the calls the store cannot serve yet wait here, in order, instead of on blocking
         // threads contending for its lock (which let some wait for a second under load)
-        let _share = tokio::time::timeout_at(deadline, share.acquire())
-            .await
-            .map_err(|_| StoreError::Timeout(limit))?
-            .map_err(closed)?;
-        let _turn = tokio::time::timeout_at(deadline, self.turns.acquire())
-            .await
-            .map_err(|_| StoreError::Timeout(limit))?
-            .map_err(closed)?;
-        let store = Arc::clone(&self.store);
-        tokio::task::spawn_blocking(move || call(store.as_ref()))
-            .await
-            .unwrap_or_else(|e| Err(StoreError::Backend(format!("a store call failed: {e}"))))
+        let waiting = self.metrics.store_waits(table.label());
+        let turns = async {
+            let share = tokio::time::timeout_at(deadline, share.acquire())
+                .await
+                .map_err(|_| StoreError::Timeout(limit))?
+                .map_err(closed)?;
+            let turn = tokio::time::timeout_at(deadline, self.turns.acquire())
+                .await
+                .map_err(|_| StoreError::Timeout(limit))?
+                .map_err(closed)?;
+            Ok((share, turn))
+        };
+        let answer = match turns.await {
+            Ok(_turns) => {
+                drop(waiting);
+                let store = Arc::clone(&self.store);
+                tokio::task::spawn_blocking(move || call(store.as_ref()))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(StoreError::Backend(format!("a store call failed: {e}")))
+                    })
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = &answer {
+            let kind = match e {
+                StoreError::Timeout(_) => Some("timeout"),
+                StoreError::Unavailable(_) => Some("unavailable"),
+                StoreError::TooManyBots(_) | StoreError::DailyLimit(_) => None,
+                _ => Some("failed"),
+            };
+            if let Some(kind) = kind {
+                self.metrics.store_error(table.label(), kind);
+            }
+        }
+        answer
     }
 }
 
@@ -307,13 +343,19 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
         (Arc::new(store), 2)
     };
     let prober = Prober::with_config(config.probe_timeout, config.allow_loopback, tls);
-    Ok((router(config.clone(), store, turns, prober), notes))
+    Ok((router(config.clone(), store, turns, prober)?, notes))
 }
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}`,
 /// `POST /v3.0/oa/quota/group`, and for operators `GET /healthz` and `GET /readyz`, over
 /// `store` serving `turns` calls at once.
-pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Prober) -> Router {
+pub fn router(
+    config: Config,
+    store: Arc<dyn Store>,
+    turns: usize,
+    prober: Prober,
+) -> Result<Router, String> {
+    let metrics = Arc::new(ops::Metrics::new().map_err(|e| format!("metrics: {e}"))?);
     let turns = turns.max(1);
     let state = Arc::new(AppState {
         config,
@@ -321,10 +363,15 @@ pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Probe
         turns: tokio::sync::Semaphore::new(turns),
         tables: Table::ALL.map(|_| tokio::sync::Semaphore::new((turns / 2).max(1))),
         prober,
+        metrics: Arc::clone(&metrics),
     });
-    Router::new()
+    Ok(Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route(
+            "/metrics",
+            get(ops::metrics).with_state(Arc::clone(&metrics)),
+        )
         .route("/{bot}/sendMessage", post(send_message))
         .route("/{bot}/setWebhook", post(set_webhook))
         .route("/{bot}/testWebhook", post(test_webhook))
@@ -334,8 +381,11 @@ pub fn router(config: Config, store: Arc<dyn Store>, turns: usize, prober: Probe
         })
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(DefaultBodyLimit::max(body_limit(&Limits::default())))
-        .layer(middleware::from_fn(ops::observe))
-        .with_state(state)
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&metrics),
+            ops::observe,
+        ))
+        .with_state(state))
 }
 
 /// `GET /healthz`: the process is live (it answers; nothing else is checked).
@@ -349,7 +399,9 @@ async fn readyz(
     State(st): State<Arc<AppState>>,
     Extension(id): Extension<ops::RequestId>,
 ) -> Response {
-    match st.store(Table::Health, |s| s.ping()).await {
+    let answer = st.store(Table::Health, |s| s.ping()).await;
+    st.metrics.readiness(answer.is_ok());
+    match answer {
         Ok(()) => reply(Envelope::success("ready")),
         Err(e) => store_failure(false, "not ready", &e, &id),
     }
@@ -778,6 +830,7 @@ async fn test_webhook(
         );
     }
     let result = st.prober.probe(&url).await;
+    st.metrics.probe(result.outcome.as_str());
     reply(Envelope::success(result))
 }
 

@@ -1,19 +1,26 @@
 //! What an operator reads off the example server: a request id for every request (the
-//! `x-request-id` answer header, and the description of every 5xx answer), and one
-//! structured log line per request through `tracing` (JSON on stdout, after the address
-//! line: see `main`) with that id, the method, the route, the status and the latency; a
-//! failure's detail (a database error, say) goes into that line, never into the answer.
-//! Routes are named by their template (`sendMessage`, `quota`…), never by the path, which
-//! holds the bot token.
+//! `x-request-id` answer header, and the description of every 5xx answer), one structured
+//! log line per request through `tracing` (JSON on stdout, after the address line: see
+//! `main`) with that id, the method, the route, the status and the latency, and metrics in
+//! the Prometheus text format (`GET /metrics`, through the `prometheus` crate). A failure's
+//! detail (a database error, say) goes into the log line, never into the answer. Routes are
+//! named by their template (`sendMessage`, `quota`…), never by the path, which holds the
+//! bot token.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use axum::extract::Request;
-use axum::http::{HeaderValue, Method};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder,
+};
 
 /// The answer header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
@@ -123,9 +130,168 @@ pub fn log_request(
     }
 }
 
+/// The server's metrics, one registry per router (so that tests do not share counts).
+pub struct Metrics {
+    registry: Registry,
+    requests: IntCounterVec,
+    latency: HistogramVec,
+    store_wait: HistogramVec,
+    store_errors: IntCounterVec,
+    store_waiting: IntGaugeVec,
+    probes: IntCounterVec,
+    readiness: IntCounterVec,
+}
+
+/// Latency buckets, in seconds: 1 ms to 10 s.
+const BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+impl Metrics {
+    /// A registry holding every metric of the server, each at zero.
+    pub fn new() -> Result<Self, prometheus::Error> {
+        let registry = Registry::new();
+        let counter = |name: &str, help: &str, labels: &[&str]| {
+            let c = IntCounterVec::new(Opts::new(name, help), labels)?;
+            registry.register(Box::new(c.clone()))?;
+            Ok::<_, prometheus::Error>(c)
+        };
+        let histogram = |name: &str, help: &str, label: &str| {
+            let h = HistogramVec::new(
+                HistogramOpts::new(name, help).buckets(BUCKETS.to_vec()),
+                &[label],
+            )?;
+            registry.register(Box::new(h.clone()))?;
+            Ok::<_, prometheus::Error>(h)
+        };
+        let metrics = Metrics {
+            requests: counter(
+                "chatmark_http_requests_total",
+                "Requests answered by the router, by route and HTTP status.",
+                &["route", "status"],
+            )?,
+            latency: histogram(
+                "chatmark_http_request_duration_seconds",
+                "Time from a request's head to its answer, by route.",
+                "route",
+            )?,
+            store_wait: histogram(
+                "chatmark_store_wait_seconds",
+                "Time a store call waited for its turn (a connection), by the table it needs.",
+                "table",
+            )?,
+            store_errors: counter(
+                "chatmark_store_errors_total",
+                "Store calls that failed, by table and kind (timeout, unavailable, failed).",
+                &["table", "kind"],
+            )?,
+            store_waiting: {
+                let g = IntGaugeVec::new(
+                    Opts::new(
+                        "chatmark_store_waiting",
+                        "Store calls waiting for their turn now, by table.",
+                    ),
+                    &["table"],
+                )?;
+                registry.register(Box::new(g.clone()))?;
+                g
+            },
+            probes: counter(
+                "chatmark_webhook_probes_total",
+                "testWebhook probes, by outcome code (webhook.ok, webhook.err.tls…).",
+                &["outcome"],
+            )?,
+            readiness: counter(
+                "chatmark_readiness_checks_total",
+                "GET /readyz answers, by result (ready, not_ready).",
+                &["result"],
+            )?,
+            registry,
+        };
+        Ok(metrics)
+    }
+
+    /// Counts an answer of the router.
+    fn request(&self, route: &str, status: u16, latency: Duration) {
+        let status = status.to_string();
+        self.requests.with_label_values(&[route, &status]).inc();
+        self.latency
+            .with_label_values(&[route])
+            .observe(latency.as_secs_f64());
+    }
+
+    /// A store call needing `table` starts waiting for its turn; the guard records the wait
+    /// when dropped (the turn taken, or the wait given up).
+    pub fn store_waits(&self, table: &'static str) -> StoreWait<'_> {
+        self.store_waiting.with_label_values(&[table]).inc();
+        StoreWait {
+            metrics: self,
+            table,
+            started: Instant::now(),
+        }
+    }
+
+    /// Counts a failed store call: `kind` is `timeout`, `unavailable` or `failed`.
+    pub fn store_error(&self, table: &str, kind: &str) {
+        self.store_errors.with_label_values(&[table, kind]).inc();
+    }
+
+    /// Counts a webhook probe's outcome.
+    pub fn probe(&self, outcome: &str) {
+        self.probes.with_label_values(&[outcome]).inc();
+    }
+
+    /// Counts a readiness check's result.
+    pub fn readiness(&self, ready: bool) {
+        let result = if ready { "ready" } else { "not_ready" };
+        self.readiness.with_label_values(&[result]).inc();
+    }
+
+    /// The metrics in the Prometheus text format, with its content type.
+    fn encode(&self) -> (String, Vec<u8>) {
+        let encoder = TextEncoder::new();
+        let mut out = Vec::new();
+        if let Err(e) = encoder.encode(&self.registry.gather(), &mut out) {
+            tracing::error!(error = %e, "encoding the metrics");
+        }
+        (encoder.format_type().to_owned(), out)
+    }
+}
+
+/// A store call's wait for its turn, recorded when dropped.
+pub struct StoreWait<'a> {
+    metrics: &'a Metrics,
+    table: &'static str,
+    started: Instant,
+}
+
+impl Drop for StoreWait<'_> {
+    fn drop(&mut self) {
+        let m = self.metrics;
+        m.store_waiting.with_label_values(&[self.table]).dec();
+        m.store_wait
+            .with_label_values(&[self.table])
+            .observe(self.started.elapsed().as_secs_f64());
+    }
+}
+
+/// `GET /metrics`: every metric in the Prometheus text format.
+pub async fn metrics(State(metrics): State<Arc<Metrics>>) -> Response {
+    let (content_type, body) = metrics.encode();
+    let mut answer = body.into_response();
+    if let Ok(value) = HeaderValue::from_str(&content_type) {
+        answer.headers_mut().insert(header::CONTENT_TYPE, value);
+    }
+    answer
+}
+
 /// The outermost layer of the router: gives the request its id (a request extension the
-/// handlers read, and the answer's `x-request-id` header), and logs the answer.
-pub async fn observe(mut req: Request, next: Next) -> Response {
+/// handlers read, and the answer's `x-request-id` header), logs the answer and counts it.
+pub async fn observe(
+    State(metrics): State<Arc<Metrics>>,
+    mut req: Request,
+    next: Next,
+) -> Response {
     let started = Instant::now();
     let id = RequestId::next();
     let method = req.method().clone();
@@ -136,6 +302,7 @@ pub async fn observe(mut req: Request, next: Next) -> Response {
         answer.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
     let failure = answer.extensions().get::<Failure>().map(|f| f.0.as_str());
+    metrics.request(route, answer.status().as_u16(), started.elapsed());
     log_request(
         &id,
         method_name(&method),
