@@ -188,6 +188,17 @@ pub trait Store: Send + Sync {
     /// ```
     fn ping(&self) -> Result<(), StoreError>;
 
+    /// Releases what the store holds open (a pool's connections) when the server stops;
+    /// calls made after it fail. Nothing to do by default.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use chatmark_api::store::{MemoryStore, Store};
+    /// MemoryStore::default().close();
+    /// ```
+    fn close(&self) {}
+
     /// Whether `token` is an access token allowed to query quota assets.
     ///
     /// # Examples

@@ -265,3 +265,146 @@ async fn three_instances_share_eight_connections() {
         assert_eq!(send(addr, "1:a", "last").await.0, 200);
     }
 }
+
+/// A keep-alive client sending sendMessage requests one after another on one connection
+/// until the server closes it: the ids of the messages answered 200, every status seen, and
+/// whether the last answer announced the close (`connection: close`: the server answered
+/// the request in flight, then closed) rather than the connection just ending.
+async fn keep_sending(addr: SocketAddr, client: usize) -> (Vec<u64>, Vec<u16>, bool) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut ids, mut statuses) = (Vec::new(), Vec::new());
+    let mut buf = Vec::new();
+    let mut announced = false;
+    for i in 0.. {
+        let body =
+            serde_json::json!({ "chat_id": client, "text": format!("load {i}") }).to_string();
+        let request = format!(
+            "POST /bot1:a/sendMessage HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        if s.write_all(request.as_bytes()).await.is_err() {
+            break;
+        }
+        // one answer: its head, then Content-Length bytes
+        let answer = loop {
+            if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                if buf.len() >= end + 4 + len {
+                    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+                    let v: Value = serde_json::from_slice(&buf[end + 4..end + 4 + len]).unwrap();
+                    buf.drain(..end + 4 + len);
+                    break Some((status, v, head.contains("connection: close")));
+                }
+            }
+            let mut chunk = [0u8; 4096];
+            match tokio::time::timeout(support::DEADLINE * 2, s.read(&mut chunk)).await {
+                Ok(Ok(n)) if n > 0 => buf.extend_from_slice(&chunk[..n]),
+                Ok(_) => break None, // closed between answers: that request was not taken
+                Err(_) => panic!("client {client}: no answer in time"),
+            }
+        };
+        let Some((status, v, closing)) = answer else {
+            break;
+        };
+        statuses.push(status);
+        if status == 200 {
+            ids.push(message_id(&v));
+        }
+        if closing {
+            announced = true;
+            break;
+        }
+    }
+    (ids, statuses, announced)
+}
+
+/// Issue 51 (graceful shutdown): SIGTERM under load. Eight keep-alive clients send
+/// messages continuously; with the messages table locked, each has a request in flight
+/// when the instance gets SIGTERM. It stops accepting at once, finishes those requests once
+/// the lock is gone (200 each), closes the connections, and exits 0; every message
+/// acknowledged with 200 is in the database, and no request was answered with an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_under_load_finishes_what_is_in_flight() {
+    let Some(cluster) = fleet_cluster("sigterm", "") else {
+        return;
+    };
+    let url = cluster.url("sigterm");
+    let (mut server, addr) = instance_with(
+        &url,
+        &[
+            ("CHATMARK_STORE_TIMEOUT_MS", "60000"),
+            ("CHATMARK_SHUTDOWN_TIMEOUT_MS", "60000"),
+        ],
+    );
+    assert_eq!(send(addr, "1:a", "warm").await.0, 200);
+    let clients: Vec<_> = (0..8)
+        .map(|c| tokio::spawn(keep_sending(addr, c)))
+        .collect();
+    // let the load run, then hold every client's next request in the database
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let admin = psql(&url).await;
+    let locker = psql(&url).await;
+    locker
+        .batch_execute("BEGIN; LOCK TABLE messages IN ACCESS EXCLUSIVE MODE")
+        .await
+        .unwrap();
+    wait_for_lock_waiters(&admin, 8).await;
+
+    let pid = server.0.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // it stops accepting: a new connection is refused (polled: the signal is asynchronous)
+    let started = std::time::Instant::now();
+    while tokio::net::TcpStream::connect(addr).await.is_ok() {
+        assert!(
+            started.elapsed() < support::DEADLINE,
+            "still accepting after SIGTERM"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        server.0.try_wait().unwrap().is_none(),
+        "exited with requests in flight"
+    );
+    locker.batch_execute("ROLLBACK").await.unwrap();
+
+    let mut acknowledged = Vec::new();
+    for c in clients {
+        let (ids, statuses, announced) = c.await.unwrap();
+        assert!(statuses.iter().all(|&s| s == 200), "{statuses:?}");
+        assert!(
+            announced,
+            "the request in flight at SIGTERM was not answered: {statuses:?}"
+        );
+        acknowledged.extend(ids);
+    }
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = server.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < support::DEADLINE,
+            "no exit after SIGTERM"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(status.code(), Some(0), "{status}");
+
+    let ids: Vec<i64> = acknowledged.iter().map(|&id| id as i64).collect();
+    let stored: i64 = admin
+        .query_one("SELECT count(*) FROM messages WHERE id = ANY($1)", &[&ids])
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(stored, ids.len() as i64, "acknowledged messages missing");
+}

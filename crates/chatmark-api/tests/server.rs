@@ -54,9 +54,9 @@ async fn start(config: app::Config) -> SocketAddr {
 async fn start_server(config: app::Config) -> (SocketAddr, tokio::task::JoinHandle<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let (router, _notes) = app::build(&config).await.unwrap();
+    let app = app::build(&config).await.unwrap();
     let task = tokio::spawn(async move {
-        let _ = conn::serve(listener, router, config).await;
+        let _ = conn::serve(listener, app.router, config, std::future::pending()).await;
     });
     (addr, task)
 }
@@ -1450,6 +1450,7 @@ fn numeric_and_empty_settings_are_refused_before_serving() {
         ("CHATMARK_DB_POOL_SIZE", "0"),
         ("CHATMARK_DB_POOL_SIZE", "10001"),
         ("CHATMARK_DB_IDLE_TIMEOUT_MS", "0"),
+        ("CHATMARK_SHUTDOWN_TIMEOUT_MS", "0"),
         ("CHATMARK_API_DB", ""),
         ("CHATMARK_API_DB", "  "),
     ];
@@ -2229,4 +2230,40 @@ async fn metrics_count_requests_store_errors_and_probes() {
     );
     // no path, hence no token, among the labels
     assert!(!text.contains("m:1") && !text.contains("/bot"), "{text}");
+}
+
+/// Issue 51 (graceful shutdown), in process: once the app drains, `/readyz` answers 503 so
+/// that a load balancer stops sending; when `serve`'s shutdown future resolves it stops
+/// accepting and returns once the connections are done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draining_fails_readiness_and_shutdown_stops_accepting() {
+    let config = config(5);
+    let app = app::build(&config).await.unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let router = app.router.clone();
+    let served = tokio::spawn(conn::serve(listener, router, config, async {
+        let _ = stopped.await;
+    }));
+    assert_eq!(get(addr, "/readyz").await.0, 200);
+    // an idle keep-alive connection is closed by the shutdown, not left to its timeout
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    app.drain();
+    let (status, v) = get(addr, "/readyz").await;
+    assert_eq!((status, v["errorCode"].clone()), (503, json!(503)), "{v}");
+    assert!(
+        v["description"].as_str().unwrap().contains("shutting down"),
+        "{v}"
+    );
+    assert_eq!(get(addr, "/healthz").await.0, 200);
+    stop.send(()).unwrap();
+    tokio::time::timeout(DEADLINE, served)
+        .await
+        .expect("serve returned")
+        .unwrap()
+        .unwrap();
+    assert_eq!(read_until_closed(&mut idle).await, "");
+    assert!(TcpStream::connect(addr).await.is_err(), "still accepting");
+    app.close();
 }

@@ -66,6 +66,9 @@ pub struct Config {
     pub db_pool_size: usize,
     /// A PostgreSQL connection unused this long is closed, giving its slot back.
     pub db_idle_timeout: Duration,
+    /// On SIGTERM, how long the requests in flight may take to finish before the server
+    /// exits anyway.
+    pub shutdown_timeout: Duration,
     /// The most detailed log lines written (`info`: one per request).
     pub log_level: tracing::level_filters::LevelFilter,
 }
@@ -92,6 +95,7 @@ impl Default for Config {
             store_timeout: Duration::from_secs(5),
             db_pool_size: 16,
             db_idle_timeout: Duration::from_secs(30),
+            shutdown_timeout: Duration::from_secs(10),
             log_level: tracing::level_filters::LevelFilter::INFO,
         }
     }
@@ -100,6 +104,7 @@ impl Default for Config {
 impl Config {
     /// Reads `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
     /// `CHATMARK_STORE_TIMEOUT_MS`, `CHATMARK_DB_POOL_SIZE`, `CHATMARK_DB_IDLE_TIMEOUT_MS`,
+    /// `CHATMARK_SHUTDOWN_TIMEOUT_MS`,
     /// `CHATMARK_HEADER_TIMEOUT_MS`, `CHATMARK_BODY_TIMEOUT_MS`, `CHATMARK_IDLE_TIMEOUT_MS`,
     /// `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_API_DB`, `CHATMARK_QUOTA_SEED`,
     /// `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`, `CHATMARK_EXTRA_ROOTS`, `CHATMARK_LOG`
@@ -129,6 +134,11 @@ impl Config {
                 "CHATMARK_DB_IDLE_TIMEOUT_MS",
                 MILLIS,
                 &mut config.db_idle_timeout,
+            ),
+            (
+                "CHATMARK_SHUTDOWN_TIMEOUT_MS",
+                MILLIS,
+                &mut config.shutdown_timeout,
             ),
         ] {
             if let Some(ms) = setting(name, range)? {
@@ -252,6 +262,31 @@ struct AppState {
     tables: [tokio::sync::Semaphore; Table::ALL.len()],
     prober: Prober,
     metrics: Arc<ops::Metrics>,
+    /// The server is shutting down: `/readyz` answers 503 so that no more is sent here.
+    draining: std::sync::atomic::AtomicBool,
+}
+
+/// The app as `main` holds it to stop it (see [`build`]).
+pub struct App {
+    /// The router to serve.
+    pub router: Router,
+    /// Notes for the operator (what was seeded, which roots were loaded).
+    pub notes: Vec<String>,
+    state: Arc<AppState>,
+}
+
+impl App {
+    /// Marks the app as shutting down: `/readyz` answers 503 from now on.
+    pub fn drain(&self) {
+        self.state
+            .draining
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Closes the store (its pooled connections), once no request needs it.
+    pub fn close(&self) {
+        self.state.store.close();
+    }
 }
 
 impl AppState {
@@ -310,10 +345,10 @@ impl AppState {
     }
 }
 
-/// The router over the database of `config` (see [`SqliteStore::open`] and
-/// [`PostgresStore::open`]) and a prober with its trusted roots (see [`probe::client_config`]);
-/// answers it with notes for the operator (what was seeded, which roots were loaded).
-pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
+/// The app over the database of `config` (see [`SqliteStore::open`] and
+/// [`PostgresStore::open`]) and a prober with its trusted roots (see [`probe::client_config`]):
+/// its router, and notes for the operator (what was seeded, which roots were loaded).
+pub async fn build(config: &Config) -> Result<App, String> {
     let (tls, mut notes) = probe::client_config(config.extra_roots.as_deref())?;
     let (store, turns): (Arc<dyn Store>, usize) = if postgres::is_url(&config.db) {
         let settings = postgres::Settings {
@@ -343,18 +378,23 @@ pub async fn build(config: &Config) -> Result<(Router, Vec<String>), String> {
         (Arc::new(store), 2)
     };
     let prober = Prober::with_config(config.probe_timeout, config.allow_loopback, tls);
-    Ok((router(config.clone(), store, turns, prober)?, notes))
+    let (router, state) = router(config.clone(), store, turns, prober)?;
+    Ok(App {
+        router,
+        notes,
+        state,
+    })
 }
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}`,
 /// `POST /v3.0/oa/quota/group`, and for operators `GET /healthz` and `GET /readyz`, over
 /// `store` serving `turns` calls at once.
-pub fn router(
+fn router(
     config: Config,
     store: Arc<dyn Store>,
     turns: usize,
     prober: Prober,
-) -> Result<Router, String> {
+) -> Result<(Router, Arc<AppState>), String> {
     let metrics = Arc::new(ops::Metrics::new().map_err(|e| format!("metrics: {e}"))?);
     let turns = turns.max(1);
     let state = Arc::new(AppState {
@@ -364,8 +404,9 @@ pub fn router(
         tables: Table::ALL.map(|_| tokio::sync::Semaphore::new((turns / 2).max(1))),
         prober,
         metrics: Arc::clone(&metrics),
+        draining: std::sync::atomic::AtomicBool::new(false),
     });
-    Ok(Router::new()
+    let router = Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route(
@@ -385,7 +426,8 @@ pub fn router(
             Arc::clone(&metrics),
             ops::observe,
         ))
-        .with_state(state))
+        .with_state(Arc::clone(&state));
+    Ok((router, state))
 }
 
 /// `GET /healthz`: the process is live (it answers; nothing else is checked).
@@ -394,11 +436,20 @@ async fn healthz() -> Response {
 }
 
 /// `GET /readyz`: ready to serve, when the store answers a trivial statement within the
-/// store timeout; else 503 with the cause (a load balancer drains the instance meanwhile).
+/// store timeout and the server is not shutting down; else 503 with the cause (a load
+/// balancer drains the instance meanwhile).
 async fn readyz(
     State(st): State<Arc<AppState>>,
     Extension(id): Extension<ops::RequestId>,
 ) -> Response {
+    if st.draining.load(std::sync::atomic::Ordering::SeqCst) {
+        st.metrics.readiness(false);
+        return error_response(
+            false,
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: the server is shutting down (request id {id})"),
+        );
+    }
     let answer = st.store(Table::Health, |s| s.ping()).await;
     st.metrics.readiness(answer.is_ok());
     match answer {

@@ -46,13 +46,27 @@ use crate::ops;
 /// one answers 431 in the envelope.
 pub const MAX_HEAD: usize = 16 * 1024;
 
-/// Serves `router` on `listener` until accepting fails for good: at most
-/// `config.max_connections` connections at once (others answer 503 in the envelope and are
-/// closed), each under the idle and header timeouts of `config`.
-pub async fn serve(listener: TcpListener, router: Router, config: Config) -> io::Result<()> {
+/// Serves `router` on `listener` until `shutdown` resolves (or accepting fails for good): at
+/// most `config.max_connections` connections at once (others answer 503 in the envelope and
+/// are closed), each under the idle and header timeouts of `config`. Then it stops
+/// accepting, lets every connection finish the request it is serving (idle keep-alive
+/// connections close at once, busy ones after their answer) for up to
+/// `config.shutdown_timeout`, and returns; connections still open then are dropped.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    config: Config,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
     let permits = Arc::new(Semaphore::new(config.max_connections));
+    let (drain, draining) = tokio::sync::watch::channel(false);
+    let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let stream = match listener.accept().await {
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let stream = match accepted {
             Ok((stream, _)) => stream,
             Err(e) if is_transient(&e) => {
                 // Out of file descriptors or the like: let connections finish, then retry.
@@ -67,11 +81,31 @@ pub async fn serve(listener: TcpListener, router: Router, config: Config) -> io:
         };
         let router = router.clone();
         let config = config.clone();
+        let draining = draining.clone();
         tokio::spawn(async move {
-            serve_connection(stream, router, &config).await;
+            serve_connection(stream, router, &config, draining).await;
             drop(permit);
         });
     }
+    drop(listener);
+    let open = config.max_connections - permits.available_permits();
+    tracing::info!(
+        open,
+        "shutdown: no longer accepting; finishing the requests in flight"
+    );
+    let _ = drain.send(true);
+    // every connection holds a permit until it is done
+    let all = u32::try_from(config.max_connections).unwrap_or(u32::MAX);
+    let done = tokio::time::timeout(config.shutdown_timeout, permits.acquire_many(all)).await;
+    if done.is_err() {
+        let open = config.max_connections - permits.available_permits();
+        tracing::warn!(
+            open,
+            deadline_ms = u64::try_from(config.shutdown_timeout.as_millis()).unwrap_or(u64::MAX),
+            "shutdown: connections still busy at the deadline are dropped"
+        );
+    }
+    Ok(())
 }
 
 fn is_transient(e: &io::Error) -> bool {
@@ -217,7 +251,12 @@ impl Clock {
     }
 }
 
-async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
+async fn serve_connection(
+    stream: TcpStream,
+    router: Router,
+    config: &Config,
+    mut draining: tokio::sync::watch::Receiver<bool>,
+) {
     let _ = stream.set_nodelay(true);
     let clock = Arc::new(Clock {
         state: Mutex::new((Phase::Idle, Instant::now() + config.idle_timeout)),
@@ -253,10 +292,19 @@ async fn serve_connection(stream: TcpStream, router: Router, config: &Config) {
         // a client may shut down its side after a complete request and wait for the answer
         .half_close(true)
         .serve_connection(TokioIo::new(io), service);
-    let timed_out = tokio::select! {
-        _ = connection => false,
-        // a head too slow, or an idle connection
-        () = clock.expired() => clock.phase() == Phase::Head,
+    let mut connection = std::pin::pin!(connection);
+    let mut asked_to_finish = false;
+    let timed_out = loop {
+        tokio::select! {
+            _ = connection.as_mut() => break false,
+            // a head too slow, or an idle connection
+            () = clock.expired() => break clock.phase() == Phase::Head,
+            // the server shuts down: answer the request being served, then close
+            _ = draining.changed(), if !asked_to_finish => {
+                asked_to_finish = true;
+                connection.as_mut().graceful_shutdown();
+            }
+        }
     };
     let head_start = clock
         .head_start

@@ -52,12 +52,12 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let router = match app::build(&config).await {
-        Ok((router, notes)) => {
-            for note in notes {
+    let app = match app::build(&config).await {
+        Ok(app) => {
+            for note in &app.notes {
                 eprintln!("server: {note}");
             }
-            router
+            app
         }
         Err(e) => {
             eprintln!("server: {e}");
@@ -89,9 +89,34 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    if let Err(e) = conn::serve(listener, router, config).await {
+    let stop = async {
+        let signal = stop_signal().await;
+        tracing::info!(signal, "shutdown: stopping");
+        app.drain();
+    };
+    let served = conn::serve(listener, app.router.clone(), config, stop).await;
+    app.close();
+    if let Err(e) = served {
         eprintln!("server: {e}");
         return ExitCode::FAILURE;
     }
+    tracing::info!("shutdown: stopped");
     ExitCode::SUCCESS
+}
+
+/// Resolves on SIGTERM (what an orchestrator sends) or SIGINT (Ctrl-C), naming it; never
+/// when the handlers cannot be installed.
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        eprintln!("server: cannot install the SIGTERM handler; stop the server by killing it");
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = int.recv() => "SIGINT",
+    }
 }

@@ -684,6 +684,11 @@ impl Store for PostgresStore {
         })
     }
 
+    fn close(&self) {
+        self.reaper.abort();
+        self.pool.close();
+    }
+
     fn ping(&self) -> Result<(), StoreError> {
         self.wait(async {
             let client = self.client().await?;
