@@ -6,22 +6,20 @@
 //! cargo run -p chatmark-api --example server -- 0
 //! ```
 //!
-//! Settings (environment): `TESTWEBHOOK_TIMEOUT_MS` (probe deadline, default 2000),
-//! `TESTWEBHOOK_DAILY_LIMIT` (testWebhook calls per bot and UTC day, default 5),
-//! `CHATMARK_MAX_BOTS` (bots whose webhooks are held, default 10000),
-//! `CHATMARK_HEADER_TIMEOUT_MS` / `CHATMARK_BODY_TIMEOUT_MS` / `CHATMARK_IDLE_TIMEOUT_MS`
-//! (request head from its first byte, body, idle keep-alive; defaults 10000 / 30000 / 60000),
-//! `CHATMARK_MAX_CONNECTIONS` (connections served at once, default 256; more answer 503),
-//! `CHATMARK_ALLOW_LOOPBACK=1` (let probes reach loopback webhooks: tests only),
-//! `CHATMARK_API_DB` (a `postgres://` URL shared by several instances, or a SQLite file for
-//! one process, default `chatmark-api.sqlite3`; `:memory:` allowed),
-//! `CHATMARK_QUOTA_SEED` (JSON file of quota assets seeding an empty database),
-//! `CHATMARK_QUOTA_TOKENS` (comma-separated quota access tokens to add; an empty database
-//! gets the demo token `demo-oa-token`), `CHATMARK_BOT_TOKENS` (comma-separated bot tokens
-//! served; unset: any token, demo mode), `CHATMARK_EXTRA_ROOTS` (PEM file of extra roots
-//! trusted by https probes, besides the Mozilla roots and the system store), `CHATMARK_LOG`
-//! (`off`, `error`, `warn`, `info` or `debug`: the JSON log lines written on stdout after the
-//! address, default `info`, one per request).
+//! Settings (environment; the README's table gives each default and range):
+//! `TESTWEBHOOK_TIMEOUT_MS`, `TESTWEBHOOK_DAILY_LIMIT`, `CHATMARK_MAX_BOTS`,
+//! `CHATMARK_HEADER_TIMEOUT_MS` / `CHATMARK_BODY_TIMEOUT_MS` / `CHATMARK_IDLE_TIMEOUT_MS`,
+//! `CHATMARK_MAX_CONNECTIONS`, `CHATMARK_ALLOW_LOOPBACK=1` (tests only), `CHATMARK_API_DB` (a
+//! `postgres://` URL shared by several instances, or a SQLite file for one process),
+//! `CHATMARK_QUOTA_SEED`, `CHATMARK_QUOTA_TOKENS`, `CHATMARK_BOT_TOKENS`,
+//! `CHATMARK_EXTRA_ROOTS`, `CHATMARK_STORE_TIMEOUT_MS` (a store call's waits and statement),
+//! `CHATMARK_DB_POOL_SIZE` / `CHATMARK_DB_IDLE_TIMEOUT_MS` (PostgreSQL connections),
+//! `CHATMARK_SHUTDOWN_TIMEOUT_MS` (requests in flight at SIGTERM) and `CHATMARK_LOG` (the
+//! JSON log lines on stdout after the address).
+//!
+//! Operators get `GET /healthz`, `GET /readyz` and `GET /metrics` (Prometheus), one JSON log
+//! line per request with its request id, and a graceful shutdown on SIGTERM: requests in
+//! flight are finished, then the process exits 0.
 
 mod app;
 mod conn;
