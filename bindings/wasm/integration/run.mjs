@@ -313,11 +313,12 @@ cases.push([
   },
 ]);
 cases.push([
-  'esbuild page (--loader:.wasm=file, init(url))',
+  'esbuild page outside dist/ (--loader:.wasm=file, init(new URL(wasm, import.meta.url)))',
   'esbuild',
   async (dir) => {
     npm(dir, 'run', 'build:page');
-    return withServer(await serveDir(join(dir, 'dist')), (s) => drive(`${s.origin}/`));
+    // the page sits beside dist/, as a user's does: the wasm's URL must not depend on it
+    return withServer(await serveDir(dir), (s) => drive(`${s.origin}/`));
   },
 ]);
 cases.push([
