@@ -1,7 +1,9 @@
 //! The example server's router, settings and webhook prober, kept apart from `main` so that
 //! the integration tests can include this file and serve the same router on a loopback port.
 //! State lives behind `chatmark_api::store::Store`: SQLite (`sqlite.rs`) or PostgreSQL
-//! (`postgres.rs`), chosen by `CHATMARK_API_DB`.
+//! (`postgres.rs`), chosen by `CHATMARK_API_DB`; every store call is bounded by the store
+//! timeout and takes a turn from its table's share (issue 51). Request ids, logs and metrics
+//! are `ops.rs`; health, readiness and draining for shutdown are here.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -387,8 +389,8 @@ pub async fn build(config: &Config) -> Result<App, String> {
 }
 
 /// The router: `POST /bot<TOKEN>/{sendMessage,setWebhook,testWebhook}`,
-/// `POST /v3.0/oa/quota/group`, and for operators `GET /healthz` and `GET /readyz`, over
-/// `store` serving `turns` calls at once.
+/// `POST /v3.0/oa/quota/group`, and for operators `GET /healthz`, `GET /readyz` and
+/// `GET /metrics`, over `store` serving `turns` calls at once.
 fn router(
     config: Config,
     store: Arc<dyn Store>,
