@@ -5,10 +5,10 @@
 //! of the one or the other. Markup is ASCII (2.1–2.3, H1), so the parsers look at units as
 //! bytes ([`Unit::byte`]) and decode whole characters only where a rule needs one (I4's
 //! flanking, names and values of tags, diagnostics). Three names, one per role: a code
-//! unit is a [`Unit`] (`unit.rs`); a message is a [`Source`], in either encoding (markdown
-//! mode is one copy around per-unit scans generic over the unit); HTML mode's tokenizer is
-//! monomorphised over the encoding through [`TypedSource`]. [`well_formed`] makes UTF-16
-//! input well formed (L2).
+//! unit is a [`Unit`] (`unit.rs`); a message is a [`Source`], in either encoding, where
+//! code reads it unit by unit whatever its encoding (diagnostics, flanking); and both
+//! parsers, generic over the unit, take it as a [`TypedSource`], so that each encoding gets
+//! its own compiled parser. [`well_formed`] makes UTF-16 input well formed (L2).
 
 use std::borrow::Cow;
 
