@@ -28,6 +28,8 @@
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 mod builder;
+#[cfg(feature = "commonmark")]
+mod commonmark;
 mod diagnostics;
 #[cfg(feature = "html")]
 pub mod html;
@@ -51,10 +53,14 @@ mod generate;
 #[path = "../tests/common/rng.rs"]
 mod rng;
 
+#[cfg(feature = "commonmark")]
+pub use commonmark::{from_commonmark, from_commonmark_utf16};
 #[cfg(feature = "html")]
 pub use html::{
     parse_html, parse_html_utf16, parse_html_utf16_into, parse_html_utf16_with_diagnostics,
 };
+#[cfg(all(feature = "serde", feature = "commonmark"))]
+pub use json::import_json;
 #[cfg(feature = "serde")]
 pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, Answer};
 pub use markdown::{

@@ -147,3 +147,60 @@ fn every_vector_text_reads_alike_from_utf16() {
         "too few vectors read: {total:?}"
     );
 }
+
+/// The import vectors (spec section 9): each `{"text"}` body read as CommonMark, as
+/// `chatmark import --jsonl` answers it. `import.jsonl` is the public copy; `import_rules.jsonl`
+/// holds our own cases, at least one per rule M1–M11.
+#[test]
+fn every_import_vector_passes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut failures = Vec::new();
+    let mut rules = std::collections::BTreeSet::new();
+    let mut total = 0;
+    for file in ["import.jsonl", "import_rules.jsonl"] {
+        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let raw: Line<'_> = serde_json::from_str(line).unwrap();
+            let input = match (&raw.input, &raw.input_json) {
+                (Some(input), _) => input.get(),
+                (None, Some(json)) => json,
+                (None, None) => panic!("{file}: a line without input: {line}"),
+            };
+            let got = match chatmark::import_json(input) {
+                Ok(f) => {
+                    if let Err(rule) = f.check_canonical() {
+                        failures.push(format!("{file} {}: {rule}", v["id"]));
+                    }
+                    serde_json::to_value(&f).unwrap()
+                }
+                Err(e) => json!({ "error": e }),
+            };
+            if !matches(&v, &got) {
+                failures.push(format!(
+                    "{file} {} [{}]\n  input: {}\n  want:  {}\n  got:   {}",
+                    v["id"],
+                    v["rule"],
+                    input.chars().take(300).collect::<String>(),
+                    v.get("expect").unwrap_or(&v["expect_error"]),
+                    got
+                ));
+            }
+            for rule in v["rule"].as_str().unwrap_or_default().split([',', ' ']) {
+                rules.insert(rule.to_owned());
+            }
+            total += 1;
+        }
+    }
+    let missing: Vec<String> = (1..=11)
+        .map(|k| format!("M{k}"))
+        .filter(|r| !rules.contains(r))
+        .collect();
+    assert!(missing.is_empty(), "no import case for {missing:?}");
+    assert!(
+        failures.is_empty(),
+        "{} of {total} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -114,6 +114,27 @@ impl Formatted {
     }
 }
 
+/// Imports the CommonMark `text` of a body `{"text"}` given as JSON text (spec section 9),
+/// as `chatmark import --jsonl` reads each line: `text` must be a string (R1's
+/// `missing_text`, `invalid_text`; no length limit, M11), other fields are ignored, and text
+/// that is not JSON answers `invalid_json`.
+///
+/// # Examples
+///
+/// ```
+/// let f = chatmark::import_json(r##"{"text": "# Hi"}"##).unwrap();
+/// assert_eq!(f.text, "Hi");
+/// assert_eq!(chatmark::import_json(r#"{"text": 1}"#).unwrap_err().code.as_str(), "invalid_text");
+/// assert_eq!(chatmark::import_json("{oops").unwrap_err().code.as_str(), "invalid_json");
+/// ```
+#[cfg(feature = "commonmark")]
+pub fn import_json(json: &str) -> Result<Formatted, ResolveError> {
+    let json = replace_lone_surrogates(json);
+    let body = Body::read(&json, 0).map_err(|e| invalid_json("body", &e))?;
+    let text = crate::resolve::required_text(&body.text())?;
+    Ok(crate::from_commonmark(text))
+}
+
 /// Parses JSON text into `T`, first replacing escapes of lone surrogates (`"\ud800"`) by
 /// U+FFFD so that they read as one replacement character, as L2 says. Read straight into a
 /// struct, fields that `T` ignores are skipped whatever their depth (serde_json skips a value
