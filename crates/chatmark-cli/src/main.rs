@@ -7,7 +7,12 @@
 //! `{"text","text_styles"}` (normalised by section 4 first) from stdin — one JSON document,
 //! or with `--jsonl` one per line — and prints the markup. It is recognised as the first
 //! argument only, so `chatmark 'some text'` is unchanged; `chatmark -- render` formats the
-//! word "render".
+//! word "render" (and `import`, below, likewise).
+//!
+//! `chatmark import [--jsonl] [FILE…]` reads CommonMark (spec section 9): one document, or
+//! with `--jsonl` one `{"text"}` body per line, answered `{"text","text_styles"}` or
+//! `{"error"}` per line. `chatmark --mode commonmark TEXT` does the same for one message.
+//! Neither applies the text limit (M11): pipe the results to `chatmark split --jsonl`.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -16,7 +21,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chatmark::{
-    resolve_json, resolve_text, Answer, Field, Formatted, Limits, ParseMode, Resolved, SendMessage,
+    resolve_json, resolve_text, Answer, Diagnostic, Field, Formatted, Limits, ParseMode,
+    SendMessage,
 };
 use clap::{CommandFactory, Parser, ValueEnum};
 
@@ -25,6 +31,9 @@ enum Mode {
     Markdown,
     Html,
     Plain,
+    /// CommonMark with GitHub's tables, strikethrough and task lists, imported (spec
+    /// section 9; no text limit).
+    Commonmark,
 }
 
 /// Format a chat message into plain text plus UTF-16 style runs.
@@ -82,6 +91,29 @@ struct RenderCli {
     files: Vec<PathBuf>,
 }
 
+/// Import CommonMark (spec section 9): the text with its runs, the closest the platform
+/// can show. No text limit is applied (M11); split the results with `chatmark split --jsonl`.
+///
+/// Without --jsonl: one document (the FILE, or stdin), one JSON result. With --jsonl: one
+/// body {"text"} per input line, one {"text","text_styles"} or {"error": {code, field,
+/// message}} per output line.
+#[derive(Debug, Parser)]
+#[command(name = "chatmark import", bin_name = "chatmark import", version, long_about = None)]
+struct ImportCli {
+    /// One JSON body {"text"} per input line, one JSON result per stdout line.
+    #[arg(long, conflicts_with_all = ["explain", "pretty"])]
+    jsonl: bool,
+    /// Draw each run under the text it covers.
+    #[arg(long)]
+    explain: bool,
+    /// Pretty-print the JSON.
+    #[arg(long)]
+    pretty: bool,
+    /// The files to read, in order (`-` or none: stdin).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args_os();
     let program = args.next().unwrap_or_else(|| "chatmark".into());
@@ -89,6 +121,9 @@ fn main() -> ExitCode {
     let result = if rest.first().is_some_and(|a| a == "render") {
         let cli = RenderCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
         render(&cli)
+    } else if rest.first().is_some_and(|a| a == "import") {
+        let cli = ImportCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
+        import(&cli)
     } else {
         refuse_unknown_long_flags(&program, &rest);
         let cli = Cli::parse_from(std::iter::once(program).chain(rest));
@@ -96,7 +131,9 @@ fn main() -> ExitCode {
             max_text_len: cli.max_len,
             ..Limits::default()
         };
-        if cli.jsonl {
+        if cli.jsonl && matches!(cli.mode, Mode::Commonmark) {
+            import_jsonl(&cli.args.iter().map(PathBuf::from).collect::<Vec<_>>())
+        } else if cli.jsonl {
             jsonl(&cli, &limits)
         } else {
             single(&cli, &limits)
@@ -195,6 +232,12 @@ fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
         Mode::Markdown => Field::Value(ParseMode::Markdown.as_str()),
         Mode::Html => Field::Value(ParseMode::Html.as_str()),
         Mode::Plain => Field::Absent,
+        Mode::Commonmark => {
+            let f = chatmark::from_commonmark(&text);
+            let diagnostics = cli.diagnostics.then_some(&[][..]);
+            show(&f, diagnostics, cli.explain, cli.pretty)?;
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     let body = SendMessage {
         text: Field::Value(&text),
@@ -203,17 +246,8 @@ fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
     };
     match resolve_text(&body, limits) {
         Ok(r) => {
-            let stdout = io::stdout();
-            let mut out = stdout.lock();
-            if cli.explain {
-                explain(&mut out, &r)?;
-            }
             let diagnostics = cli.diagnostics.then_some(r.diagnostics.as_slice());
-            let answer = Answer::Formatted {
-                formatted: &r.formatted,
-                diagnostics,
-            };
-            print(&mut out, &answer, cli.pretty)?;
+            show(&r.formatted, diagnostics, cli.explain, cli.pretty)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
@@ -223,9 +257,28 @@ fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
     }
 }
 
+/// Prints one formatted message: drawn first with `explain`, then as JSON.
+fn show(
+    f: &Formatted,
+    diagnostics: Option<&[Diagnostic]>,
+    explain_it: bool,
+    pretty: bool,
+) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if explain_it {
+        explain(&mut out, f, diagnostics.unwrap_or_default())?;
+    }
+    let answer = Answer::Formatted {
+        formatted: f,
+        diagnostics,
+    };
+    print(&mut out, &answer, pretty)
+}
+
 /// Draws the text (line breaks as `⏎`) and, under it, one line per run.
-fn explain(out: &mut impl Write, r: &Resolved) -> io::Result<()> {
-    let text = &r.formatted.text;
+fn explain(out: &mut impl Write, f: &Formatted, diagnostics: &[Diagnostic]) -> io::Result<()> {
+    let text = &f.text;
     // Column (in characters) of each UTF-16 offset: one walk over the text.
     let mut col_of_unit = Vec::with_capacity(text.len() + 1);
     let mut shown = String::with_capacity(text.len());
@@ -243,7 +296,7 @@ fn explain(out: &mut impl Write, r: &Resolved) -> io::Result<()> {
     let end_col = text.chars().count();
     col_of_unit.push(end_col);
     writeln!(out, "{shown}")?;
-    for run in &r.formatted.text_styles {
+    for run in &f.text_styles {
         let from = col_of_unit.get(run.start).copied().unwrap_or(end_col);
         let to = col_of_unit.get(run.end()).copied().unwrap_or(end_col);
         let codes: Vec<&str> = run.st.iter().map(|c| c.as_str()).collect();
@@ -255,7 +308,7 @@ fn explain(out: &mut impl Write, r: &Resolved) -> io::Result<()> {
             codes.join(" ")
         )?;
     }
-    for d in &r.diagnostics {
+    for d in diagnostics {
         writeln!(
             out,
             "note: {} at {}+{}: {}",
@@ -319,6 +372,57 @@ fn for_each_line(files: &[PathBuf], mut f: impl FnMut(&str) -> io::Result<()>) -
         }
     }
     Ok(())
+}
+
+fn import(cli: &ImportCli) -> io::Result<ExitCode> {
+    if cli.jsonl {
+        return import_jsonl(&cli.files);
+    }
+    let doc = match cli.files.as_slice() {
+        [] => read_stdin()?,
+        [path] if path.as_os_str() == "-" => read_stdin()?,
+        [path] => read_file(path)?,
+        [..] => ImportCli::command()
+            .error(
+                clap::error::ErrorKind::TooManyValues,
+                "without --jsonl, import reads one document",
+            )
+            .exit(),
+    };
+    show(
+        &chatmark::from_commonmark(&doc),
+        None,
+        cli.explain,
+        cli.pretty,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The import's JSONL contract: one `{"text"}` body per line of the `files`, one answer
+/// per line.
+fn import_jsonl(files: &[PathBuf]) -> io::Result<ExitCode> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for_each_line(files, |line| {
+        let imported = chatmark::import_json(line);
+        let answer = match &imported {
+            Ok(f) => Answer::Formatted {
+                formatted: f,
+                diagnostics: None,
+            },
+            Err(error) => Answer::Error(error),
+        };
+        print(&mut out, &answer, false)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A whole file as text, read lossily (L2), its error naming it.
+fn read_file(path: &PathBuf) -> io::Result<String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Reads a render body: `text` (a string) and optional `text_styles`, normalised (N1–N6)
