@@ -14,8 +14,8 @@
 //!   `\n`. Tightness is pulldown-cmark's: a loose list's paragraphs come as `Paragraph`
 //!   events, a tight list's as bare inline content. A list with no paragraph at all shows
 //!   neither, and is judged by CommonMark's definition on the source (a blank line between
-//!   its items or between the blocks of an item); its separators are written as `\n` and
-//!   widened at the end if it turns out loose.
+//!   its items or between the blocks of an item, [`loose`]); its separators are written as
+//!   `\n` and widened at the end if it turns out loose.
 //! - M2 `b` `i` `s` from strong, emphasis and strikethrough, as inline codes (they cover the
 //!   line breaks inside them, 1.3); a code span is its content between single backticks.
 //! - M3 headings, M4 list items (`lst_*` on an item's first line, `ind_d`/`ind_(d+1)`),
@@ -31,10 +31,11 @@
 //! section 8).
 
 mod html;
+mod loose;
 
-use core::ops::Range;
-
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag, TagEnd,
+};
 
 use crate::builder::RunBuilder;
 use crate::text::utf16::{push_utf16, utf16_len};
@@ -64,11 +65,42 @@ const THEMATIC_BREAK: &str = "\u{2014}\u{2014}\u{2014}";
 /// assert_eq!(codes, ["b", "lst_2", "b lst_2", "lst_2"]);
 /// ```
 pub fn from_commonmark(text: &str) -> Formatted {
-    let mut import = Import::new(text);
-    for (event, range) in Parser::new_ext(text, OPTIONS).into_offset_iter() {
-        import.event(event, range);
+    let mut out = Formatted::default();
+    crate::builder::with_scratch(&SCRATCH, |scratch: &mut Scratch| {
+        out = import(text, scratch);
+    });
+    out
+}
+
+/// The walk over `text`'s events, with `scratch`'s working memory. Never inlined: the loop
+/// is compiled as one whole, whatever its caller.
+#[inline(never)]
+fn import(text: &str, scratch: &mut Scratch) -> Formatted {
+    let mut import = Import::new(text, scratch);
+    for event in Parser::new_ext(text, OPTIONS) {
+        import.event(event);
     }
-    import.finish()
+    import.finish(scratch)
+}
+
+/// The walk's working memory kept between calls on a thread (its block stack and pending
+/// line breaks), so that importing a message allocates only its result (and what
+/// pulldown-cmark allocates).
+#[derive(Debug, Default)]
+struct Scratch {
+    stack: Vec<Frame>,
+    breaks: Vec<StyleSet>,
+}
+
+impl Scratch {
+    /// Entries a buffer keeps between calls; a larger one (after a deep document) shrinks.
+    const KEEP: usize = 4096;
+}
+
+thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch> = const {
+        core::cell::RefCell::new(Scratch { stack: Vec::new(), breaks: Vec::new() })
+    };
 }
 
 /// [`from_commonmark`] of UTF-16 text (a JavaScript string's units), lone surrogates read
@@ -122,18 +154,13 @@ enum Frame {
     List {
         code: StyleCode,
         tight: Tightness,
-        /// A blank line seen between its items or their blocks (CommonMark's definition,
-        /// judged on the source; used only when `tight` stays `Unknown`).
-        blank_between: bool,
-        /// Whether an item has begun.
-        items: bool,
+        /// Its number among the document's lists, in order of their start.
+        ordinal: usize,
         /// Its slot in `Import::loose_slots` once a separator of its was written before
         /// its tightness was known.
         slot: Option<usize>,
     },
     Item {
-        /// Whether a block has begun in it.
-        child: bool,
         /// The enclosing item's first-line state and list code, restored at its end.
         saved_first: bool,
         saved_code: StyleCode,
@@ -169,9 +196,13 @@ struct Link<'a> {
 
 /// The walk over one document's events.
 struct Import<'a> {
-    src: &'a [u8],
+    src: &'a str,
     text: String,
     runs: RunBuilder,
+    /// The text from this byte on is written with `span_set` and not yet counted into
+    /// `runs`: UTF-16 units are counted once per change of style, not per piece.
+    span_from: usize,
+    span_set: StyleSet,
     stack: Vec<Frame>,
     links: Vec<Link<'a>>,
     /// Open strong, emphasis and strikethrough spans, and images.
@@ -181,6 +212,8 @@ struct Import<'a> {
     image: usize,
     /// In a table's header row: its text is bold (M8).
     header: bool,
+    /// The inline codes those make (M2, M8).
+    inline: StyleSet,
     /// The codes of the heading being read (M3).
     heading: StyleSet,
     quotes: usize,
@@ -207,27 +240,35 @@ struct Import<'a> {
     line_open: bool,
     /// Lines begun so far.
     lines: usize,
-    /// End of the last block content read, for the blank-line test of lists whose
-    /// tightness the events do not show.
-    last_end: usize,
+    /// Lists begun so far.
+    lists: usize,
     patches: Vec<Patch>,
     /// Per list that has patches: whether it turned out loose.
     loose_slots: Vec<bool>,
+    /// The slots of lists whose events did not show their tightness, with the lists'
+    /// ordinals: judged on the source at the end ([`loose::blank_separated_lists`]).
+    unknown: Vec<(usize, usize)>,
 }
 
 impl<'a> Import<'a> {
-    fn new(src: &'a str) -> Self {
+    fn new(src: &'a str, scratch: &mut Scratch) -> Self {
+        let mut runs = RunBuilder::default();
+        // about one run per 40 bytes of answers written by models
+        runs.reserve(src.len() / 40 + 4);
         Import {
-            src: src.as_bytes(),
+            src,
             text: String::with_capacity(src.len()),
-            runs: RunBuilder::default(),
-            stack: Vec::new(),
+            runs,
+            span_from: 0,
+            span_set: StyleSet::EMPTY,
+            stack: core::mem::take(&mut scratch.stack),
             links: Vec::new(),
             strong: 0,
             emphasis: 0,
             strike: 0,
             image: 0,
             header: false,
+            inline: StyleSet::EMPTY,
             heading: StyleSet::EMPTY,
             quotes: 0,
             items: 0,
@@ -238,31 +279,35 @@ impl<'a> Import<'a> {
             html_lines: false,
             html_held: String::new(),
             pending: Sep::None,
-            breaks: Vec::new(),
+            breaks: core::mem::take(&mut scratch.breaks),
             line_codes: StyleSet::EMPTY,
             last_inline: StyleSet::EMPTY,
             line_open: false,
             lines: 0,
-            last_end: 0,
+            lists: 0,
             patches: Vec::new(),
             loose_slots: Vec::new(),
+            unknown: Vec::new(),
         }
     }
 
-    fn event(&mut self, event: Event<'a>, range: Range<usize>) {
+    #[inline(always)]
+    fn event(&mut self, event: Event<'a>) {
         match event {
-            Event::Start(tag) => self.start(tag, range),
-            Event::End(tag) => self.end(tag, range),
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
             Event::Text(t) => {
-                self.inline(range.end);
-                if self.in_code {
-                    self.raw(&t);
-                } else {
-                    self.write(&t);
+                self.inline();
+                match t {
+                    _ if self.in_code => self.raw(&t),
+                    // a slice of one source line: no line break in it
+                    CowStr::Borrowed(t) => self.write_in_line(t),
+                    // decoded text (`&#10;` may be a line break)
+                    t => self.write(&t),
                 }
             }
             Event::Code(t) => {
-                self.inline(range.end);
+                self.inline();
                 if self.image > 0 {
                     // an image's alt text is plain (M7), as CommonMark renders it
                     self.write(&t);
@@ -271,45 +316,46 @@ impl<'a> Import<'a> {
                 }
             }
             Event::InlineHtml(t) => {
-                self.inline(range.end);
+                self.inline();
                 if html::is_br(t.as_bytes()) {
                     self.line_break();
                 }
             }
             Event::Html(t) => self.html_chunk(&t),
             Event::SoftBreak | Event::HardBreak => {
-                self.inline(range.end);
+                self.inline();
                 self.line_break();
             }
             Event::Rule => {
-                self.block_start(range.start);
+                self.block_start();
                 self.write(THEMATIC_BREAK);
-                self.block_end(range.end);
+                self.block_end();
             }
             Event::TaskListMarker(done) => {
-                self.inline(range.end);
+                self.inline();
                 self.write(if done { "\u{2611} " } else { "\u{2610} " });
             }
             // not produced with this parser's options; read as text if ever they are
             Event::InlineMath(t) | Event::DisplayMath(t) | Event::FootnoteReference(t) => {
-                self.inline(range.end);
+                self.inline();
                 self.write(&t);
             }
         }
     }
 
-    fn start(&mut self, tag: Tag<'a>, range: Range<usize>) {
+    #[inline(always)]
+    fn start(&mut self, tag: Tag<'a>) {
         match tag {
             Tag::Paragraph => {
                 // a paragraph directly in an item: pulldown-cmark marks only a loose list's
                 if let Some(list) = self.item_list() {
                     self.set_tight(list, Tightness::Loose);
                 }
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::Leaf);
             }
             Tag::Heading { level, .. } => {
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::Leaf);
                 self.heading = StyleSet::of(StyleCode::Bold);
                 if level == HeadingLevel::H1 {
@@ -317,12 +363,12 @@ impl<'a> Import<'a> {
                 }
             }
             Tag::BlockQuote(_) => {
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::Quote);
                 self.quotes += 1;
             }
             Tag::CodeBlock(kind) => {
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::Leaf);
                 // the fence takes the item's first line, without codes (M6)
                 self.open_line();
@@ -334,14 +380,14 @@ impl<'a> Import<'a> {
                 self.in_code = true;
             }
             Tag::HtmlBlock => {
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::Leaf);
                 self.html = BlockHtml::default();
                 self.html_lines = false;
                 self.html_held.clear();
             }
             Tag::List(first) => {
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::List {
                     code: if first.is_some() {
                         StyleCode::Ordered
@@ -349,19 +395,18 @@ impl<'a> Import<'a> {
                         StyleCode::Bullet
                     },
                     tight: Tightness::Unknown,
-                    blank_between: false,
-                    items: false,
+                    ordinal: self.lists,
                     slot: None,
                 });
+                self.lists += 1;
             }
             Tag::Item => {
-                self.block_start(range.start);
+                self.block_start();
                 let code = match self.stack.last() {
                     Some(Frame::List { code, .. }) => *code,
                     _ => StyleCode::Bullet,
                 };
                 self.stack.push(Frame::Item {
-                    child: false,
                     saved_first: self.item_first,
                     saved_code: self.item_code,
                     lines: self.lines,
@@ -371,11 +416,12 @@ impl<'a> Import<'a> {
                 self.item_code = code;
             }
             Tag::Table(_) => {
-                self.block_start(range.start);
+                self.block_start();
                 self.stack.push(Frame::Table);
             }
             Tag::TableHead | Tag::TableRow => {
                 self.header = matches!(tag, Tag::TableHead);
+                self.update_inline();
                 self.stack.push(Frame::Row { cells: 0 });
             }
             Tag::TableCell => {
@@ -392,13 +438,14 @@ impl<'a> Import<'a> {
                 self.stack.push(Frame::Leaf);
             }
             Tag::Emphasis | Tag::Strong | Tag::Strikethrough => {
-                self.inline(range.end);
+                self.inline();
                 if self.image == 0 {
                     match tag {
                         Tag::Emphasis => self.emphasis += 1,
                         Tag::Strong => self.strong += 1,
                         _ => self.strike += 1,
                     }
+                    self.update_inline();
                 }
             }
             Tag::Link {
@@ -406,7 +453,7 @@ impl<'a> Import<'a> {
                 dest_url,
                 ..
             } => {
-                self.inline(range.end);
+                self.inline();
                 self.links.push(Link {
                     mark: self.text.len(),
                     dest: dest_url,
@@ -414,7 +461,7 @@ impl<'a> Import<'a> {
                 });
             }
             Tag::Image { .. } => {
-                self.inline(range.end);
+                self.inline();
                 self.image += 1;
             }
             // not produced with these options
@@ -422,18 +469,19 @@ impl<'a> Import<'a> {
         }
     }
 
-    fn end(&mut self, tag: TagEnd, range: Range<usize>) {
+    #[inline(always)]
+    fn end(&mut self, tag: TagEnd) {
         match tag {
             TagEnd::Paragraph | TagEnd::TableCell => {
                 self.stack.pop();
                 if matches!(tag, TagEnd::Paragraph) {
-                    self.block_end(range.end);
+                    self.block_end();
                 }
             }
             TagEnd::Heading(_) => {
                 self.stack.pop();
                 self.heading = StyleSet::EMPTY;
-                self.block_end(range.end);
+                self.block_end();
             }
             TagEnd::CodeBlock => {
                 self.stack.pop();
@@ -442,11 +490,11 @@ impl<'a> Import<'a> {
                     self.raw("\n");
                 }
                 self.raw("```");
-                self.block_end(range.end);
+                self.block_end();
             }
             TagEnd::HtmlBlock => {
                 self.stack.pop();
-                self.block_end(range.end);
+                self.block_end();
             }
             TagEnd::BlockQuote(_) => {
                 self.stack.pop();
@@ -457,16 +505,18 @@ impl<'a> Import<'a> {
                 self.end_tight_para();
                 if let Some(Frame::List {
                     tight,
-                    blank_between,
-                    slot,
+                    ordinal,
+                    slot: Some(slot),
                     ..
                 }) = self.stack.pop()
                 {
-                    if let Some(slot) = slot.and_then(|s| self.loose_slots.get_mut(s)) {
-                        *slot = match tight {
-                            Tightness::Unknown => blank_between,
-                            t => t == Tightness::Loose,
-                        };
+                    match tight {
+                        Tightness::Unknown => self.unknown.push((slot, ordinal)),
+                        t => {
+                            if let Some(loose) = self.loose_slots.get_mut(slot) {
+                                *loose = t == Tightness::Loose;
+                            }
+                        }
                     }
                 }
                 self.container_end();
@@ -489,18 +539,24 @@ impl<'a> Import<'a> {
             }
             TagEnd::Table => {
                 self.stack.pop();
-                self.block_end(range.end);
+                self.block_end();
             }
             TagEnd::TableHead | TagEnd::TableRow => {
                 self.stack.pop();
                 self.header = false;
+                self.update_inline();
                 self.line_open = false;
                 self.breaks.clear();
                 self.pending = Sep::Line;
             }
-            TagEnd::Emphasis if self.image == 0 => self.emphasis = self.emphasis.saturating_sub(1),
-            TagEnd::Strong if self.image == 0 => self.strong = self.strong.saturating_sub(1),
-            TagEnd::Strikethrough if self.image == 0 => self.strike = self.strike.saturating_sub(1),
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough if self.image == 0 => {
+                match tag {
+                    TagEnd::Emphasis => self.emphasis = self.emphasis.saturating_sub(1),
+                    TagEnd::Strong => self.strong = self.strong.saturating_sub(1),
+                    _ => self.strike = self.strike.saturating_sub(1),
+                }
+                self.update_inline();
+            }
             TagEnd::Link => self.link_end(),
             TagEnd::Image => self.image = self.image.saturating_sub(1),
             _ => {}
@@ -524,65 +580,32 @@ impl<'a> Import<'a> {
         }
     }
 
-    /// Inline content is next (at a source position up to `end`): directly in an item, it
-    /// begins a tight paragraph, which shows that the item's list is tight.
+    /// Inline content is next: directly in an item, it begins a tight paragraph, which
+    /// shows that the item's list is tight.
     #[inline]
-    fn inline(&mut self, end: usize) {
+    fn inline(&mut self) {
         if let Some(list) = self.item_list() {
             self.set_tight(list, Tightness::Tight);
-            self.child_start(end);
             self.stack.push(Frame::TightPara);
         }
-        self.last_end = self.last_end.max(end);
     }
 
-    /// A block begins at source position `start`.
-    fn block_start(&mut self, start: usize) {
+    /// A block begins: a tight paragraph in progress ends first.
+    fn block_start(&mut self) {
         self.end_tight_para();
-        self.child_start(start);
-        self.last_end = self.last_end.max(start);
-    }
-
-    /// A block or an item begins at `start` in the innermost open block: for a list whose
-    /// tightness the events have not shown yet, a blank line since the previous sibling
-    /// makes it loose (CommonMark's definition).
-    fn child_start(&mut self, start: usize) {
-        let len = self.stack.len();
-        let (list, before) = match self.stack.last_mut() {
-            Some(Frame::Item { child, .. }) => {
-                (len.saturating_sub(2), core::mem::replace(child, true))
-            }
-            Some(Frame::List { items, .. }) => (len - 1, core::mem::replace(items, true)),
-            _ => return,
-        };
-        if !before {
-            return;
-        }
-        let (from, src) = (self.last_end, self.src);
-        if let Some(Frame::List {
-            tight: Tightness::Unknown,
-            blank_between,
-            ..
-        }) = self.stack.get_mut(list)
-        {
-            if !*blank_between {
-                *blank_between = blank_line_between(src, from, start);
-            }
-        }
     }
 
     /// Ends the tight paragraph in progress, if one is.
     fn end_tight_para(&mut self) {
         if matches!(self.stack.last(), Some(Frame::TightPara)) {
             self.stack.pop();
-            self.block_end(self.last_end);
+            self.block_end();
         }
     }
 
-    /// A leaf block ended at `end`: its trailing line breaks are dropped, and the next
-    /// block's content will be separated from it as its container says (M1).
-    fn block_end(&mut self, end: usize) {
-        self.last_end = self.last_end.max(end);
+    /// A leaf block ended: its trailing line breaks are dropped, and the next block's
+    /// content will be separated from it as its container says (M1).
+    fn block_end(&mut self) {
         self.container_end();
     }
 
@@ -613,9 +636,8 @@ impl<'a> Import<'a> {
         set
     }
 
-    /// The inline codes in effect (M2, M8's bold header).
-    #[inline]
-    fn inline_codes(&self) -> StyleSet {
+    /// Sets the inline codes in effect from the open spans (M2, M8's bold header).
+    fn update_inline(&mut self) {
         let mut set = StyleSet::EMPTY;
         if self.strong > 0 || self.header {
             set.insert(StyleCode::Bold);
@@ -626,7 +648,7 @@ impl<'a> Import<'a> {
         if self.strike > 0 {
             set.insert(StyleCode::Strike);
         }
-        set
+        self.inline = set;
     }
 
     /// Content is about to be written: writes what is pending before it, and begins a line
@@ -649,7 +671,7 @@ impl<'a> Import<'a> {
     #[cold]
     fn flush(&mut self) {
         let before = self.text.len();
-        if self.runs.position() > 0 {
+        if before > 0 {
             self.before_line_break();
             match self.pending {
                 Sep::None => {}
@@ -691,6 +713,7 @@ impl<'a> Import<'a> {
         if slot == next_slot {
             self.loose_slots.push(false);
         }
+        self.settle();
         self.patches.push(Patch {
             byte: self.text.len(),
             unit: self.runs.position(),
@@ -703,6 +726,7 @@ impl<'a> Import<'a> {
     /// its inline codes (1.3).
     fn before_line_break(&mut self) {
         if self.text.ends_with('\r') {
+            self.settle();
             self.runs.restyle_last(self.last_inline);
         }
     }
@@ -710,8 +734,18 @@ impl<'a> Import<'a> {
     /// Appends `s` with `set`, as it is.
     #[inline]
     fn push(&mut self, s: &str, set: StyleSet) {
+        if set != self.span_set {
+            self.settle();
+            self.span_set = set;
+        }
         self.text.push_str(s);
-        self.runs.advance(utf16_len(s), set);
+    }
+
+    /// Counts the text written since the last change of style into the run builder.
+    fn settle(&mut self) {
+        let units = utf16_len(self.text.get(self.span_from..).unwrap_or_default());
+        self.runs.advance(units, self.span_set);
+        self.span_from = self.text.len();
     }
 
     /// Appends text without codes (M6).
@@ -726,7 +760,7 @@ impl<'a> Import<'a> {
             return;
         }
         self.open_line();
-        let inline = self.inline_codes();
+        let inline = self.inline;
         self.last_inline = inline;
         if !s.as_bytes().contains(&b'\n') {
             return self.push(s, self.line_codes.with_flags_of(inline));
@@ -749,28 +783,35 @@ impl<'a> Import<'a> {
         }
     }
 
+    /// Writes content that holds no line break (a slice of one source line).
+    #[inline]
+    fn write_in_line(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        self.open_line();
+        self.last_inline = self.inline;
+        self.push(s, self.line_codes.with_flags_of(self.inline));
+    }
+
     /// A soft or hard break, or a `br` (M1, M10): pending until content follows in the block.
     fn line_break(&mut self) {
         if self.image > 0 {
             // in alt text, a line break is a space (as CommonMark renders alt text)
             return self.write(" ");
         }
-        let inline = self.inline_codes();
-        self.breaks.push(inline);
+        self.breaks.push(self.inline);
         self.line_open = false;
     }
 
     /// A code span: its content between single backticks (M2).
     fn code_span(&mut self, content: &str) {
         self.open_line();
-        self.last_inline = self.inline_codes();
-        let set = self.line_codes.with_flags_of(self.last_inline);
+        self.last_inline = self.inline;
+        let set = self.line_codes.with_flags_of(self.inline);
+        // CommonMark turns a code span's line breaks into spaces: it holds none
         self.push("`", set);
-        if content.as_bytes().contains(&b'\n') {
-            self.write(content);
-        } else {
-            self.push(content, set);
-        }
+        self.push(content, set);
         self.push("`", set);
     }
 
@@ -829,24 +870,43 @@ impl<'a> Import<'a> {
             // nothing to show but the destination
             return self.write(&link.dest);
         }
-        let mut suffix = String::with_capacity(link.dest.len() + 3);
-        suffix.push_str(" (");
-        suffix.push_str(&link.dest);
-        suffix.push(')');
-        self.write(&suffix);
+        self.write_in_line(" (");
+        self.write(&link.dest);
+        self.write_in_line(")");
     }
 
     /// The text and runs, with the separators of lists found loose widened (M1) and the
-    /// whitespace lines at the start and end removed.
-    fn finish(self) -> Formatted {
+    /// whitespace lines at the start and end removed; the working memory goes back to
+    /// `scratch`.
+    fn finish(mut self, scratch: &mut Scratch) -> Formatted {
+        self.settle();
         let Import {
+            src,
             mut text,
             runs,
+            mut stack,
+            mut breaks,
             patches,
-            loose_slots,
+            mut loose_slots,
+            unknown,
             ..
         } = self;
+        stack.clear();
+        stack.shrink_to(Scratch::KEEP);
+        breaks.clear();
+        breaks.shrink_to(Scratch::KEEP);
+        scratch.stack = stack;
+        scratch.breaks = breaks;
         let mut runs = runs.finish();
+        if !unknown.is_empty() {
+            // lists whose events showed no paragraph: CommonMark's definition, on the source
+            let blank = loose::blank_separated_lists(src);
+            for (slot, ordinal) in unknown {
+                if let Some(loose) = loose_slots.get_mut(slot) {
+                    *loose = blank.get(ordinal).copied().unwrap_or(false);
+                }
+            }
+        }
         if loose_slots.iter().any(|&loose| loose) {
             (text, runs) = widen(&text, runs, &patches, &loose_slots);
         }
@@ -864,27 +924,6 @@ fn is_absolute(dest: &str) -> bool {
                 .get(..scheme.len())
                 .is_some_and(|p| p.eq_ignore_ascii_case(scheme.as_bytes()))
     })
-}
-
-/// Whether `src[from..to]` holds a whole blank line: one that begins at or after `from`,
-/// ends with `\n` before `to`, and holds only spaces, tabs, `\r` and the `>` of enclosing
-/// quotes (the source between two blocks of a list holds nothing else).
-fn blank_line_between(src: &[u8], from: usize, to: usize) -> bool {
-    let gap = src.get(from..to.min(src.len())).unwrap_or_default();
-    let mut at_line_start = from == 0 || src.get(from - 1) == Some(&b'\n');
-    let mut blank = true;
-    for &b in gap {
-        if b == b'\n' {
-            if at_line_start && blank {
-                return true;
-            }
-            at_line_start = true;
-            blank = true;
-        } else if !matches!(b, b' ' | b'\t' | b'\r' | b'>') {
-            blank = false;
-        }
-    }
-    false
 }
 
 /// Inserts a `\n` at each patch of a list that turned out loose, shifting the runs after it.

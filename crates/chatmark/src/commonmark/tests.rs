@@ -16,17 +16,17 @@ fn run(start: usize, len: usize, codes: &[StyleCode]) -> TextStyle {
 fn blank_lines_between_list_blocks_m1() {
     let src = b"- # a\n\n- # b";
     // from the end of the first heading (its line break included) to the next item
-    assert!(blank_line_between(src, 6, 7));
-    assert!(!blank_line_between(b"- # a\n- # b", 6, 6));
+    assert!(loose::blank_line_between(src, 6, 7));
+    assert!(!loose::blank_line_between(b"- # a\n- # b", 6, 6));
     // the rest of a block's own line is not a line of the gap
-    assert!(!blank_line_between(b"a  \n- b", 1, 4));
+    assert!(!loose::blank_line_between(b"a  \n- b", 1, 4));
     // a quote's bare marker is a blank line of the quote
-    assert!(blank_line_between(b"> - # a\n>\n> - # b", 8, 12));
+    assert!(loose::blank_line_between(b"> - # a\n>\n> - # b", 8, 12));
     // a line with anything else, or one that ends past the gap, is not blank
-    assert!(!blank_line_between(b"x\n[r]: /u\n- b", 2, 10));
-    assert!(!blank_line_between(b"x\n  ", 2, 4));
+    assert!(!loose::blank_line_between(b"x\n[r]: /u\n- b", 2, 10));
+    assert!(!loose::blank_line_between(b"x\n  ", 2, 4));
     // out of range reads nothing
-    assert!(!blank_line_between(b"x", 5, 9));
+    assert!(!loose::blank_line_between(b"x", 5, 9));
 }
 
 #[test]
@@ -102,4 +102,24 @@ fn a_carriage_return_before_a_separator_keeps_inline_codes_only() {
 fn utf16_entry_replaces_lone_surrogates_l2() {
     let f = from_commonmark_utf16(&[0x2a, 0xd800, 0x2a, 0x61]);
     assert_eq!(f.to_formatted(), from_commonmark("*\u{fffd}*a"));
+}
+
+#[test]
+fn lists_without_paragraphs_judged_on_the_source_m1() {
+    // items separated by a blank line; blocks of one item separated by one; neither; a blank
+    // line inside a fenced block or a nested list, which does not count for the outer list
+    assert_eq!(loose::blank_separated_lists("- # a\n\n- # b"), [true]);
+    assert_eq!(
+        loose::blank_separated_lists("- # a\n\n  ```\n  x\n  ```"),
+        [true]
+    );
+    assert_eq!(loose::blank_separated_lists("- # a\n- # b"), [false]);
+    assert_eq!(
+        loose::blank_separated_lists("- ```\n  x\n\n  y\n  ```\n- # b"),
+        [false]
+    );
+    assert_eq!(
+        loose::blank_separated_lists("- - # a\n\n  - # b\n- # c\n\n> - # d\n>\n> - # e"),
+        [false, true, true]
+    );
 }
