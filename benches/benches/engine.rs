@@ -2,7 +2,8 @@
 //! side with the peer a user would otherwise pick: markdown against pulldown-cmark's events;
 //! HTML against html5ever's tokenizer alone and its fragment parser into a DOM; plus
 //! normalising 10^5 client runs, resolving whole bodies end to end, and rendering the parsed
-//! corpus back with `to_html` and `to_markdown`.
+//! corpus back with `to_html` and `to_markdown`; and the CommonMark import over the
+//! model-style answers (`corpus/answers.jsonl`) against pulldown-cmark's events alone.
 //!
 //! `cargo bench -p chatmark-benches --features html5ever` (add `-- --quick` for a fast pass).
 
@@ -12,7 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 #[path = "../src/peers.rs"]
 mod peers;
-use peers::{html5ever_tokens, pulldown_events};
+use peers::{html5ever_tokens, pulldown_events, pulldown_gfm_events};
 
 /// The corpus: 2,000 chat messages plus a few long ones, each in markdown and in HTML.
 fn corpus() -> (Vec<String>, Vec<String>) {
@@ -41,6 +42,30 @@ fn markdown(c: &mut Criterion) {
             }
         })
     });
+    g.finish();
+}
+
+fn commonmark(c: &mut Criterion) {
+    let answers = chatmark_benches::answers();
+    let mut g = c.benchmark_group("commonmark");
+    g.throughput(Throughput::Bytes(bytes(&answers)));
+    g.bench_function("chatmark from_commonmark", |b| {
+        b.iter(|| {
+            for a in &answers {
+                black_box(chatmark::from_commonmark(black_box(a)));
+            }
+        })
+    });
+    g.bench_function(
+        "pulldown-cmark events (tables, strikethrough, tasks)",
+        |b| {
+            b.iter(|| {
+                for a in &answers {
+                    black_box(pulldown_gfm_events(black_box(a)));
+                }
+            })
+        },
+    );
     g.finish();
 }
 
@@ -161,5 +186,5 @@ fn render(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, markdown, html, normalize, resolve, render);
+criterion_group!(benches, markdown, html, normalize, resolve, render, commonmark);
 criterion_main!(benches);

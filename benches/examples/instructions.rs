@@ -15,19 +15,36 @@ use std::process::{Command, ExitCode};
 #[path = "../src/peers.rs"]
 mod peers;
 
-/// Lowest accepted ratio of the peer's instructions to chatmark's, per dialect: about 5 %
-/// below the measured figures (3.0 and 3.1), so that they catch regressions and leave room
-/// for clarity (CONTRIBUTING.md, "Speed").
-const FLOORS: [(&str, &str, f64); 2] = [
+/// Lowest accepted ratio of the peer's instructions to chatmark's, per case: about 5 %
+/// below the measured figures, so that they catch regressions and leave room for clarity
+/// (CONTRIBUTING.md, "Speed").
+///
+/// The CommonMark import (spec section 9) is built on pulldown-cmark, so its figure is
+/// pulldown-cmark's event stream (same options) over the model-style answers of
+/// `corpus/answers.jsonl` divided by `from_commonmark`'s over the same: the import may cost
+/// at most 1.3 times the events alone (a ratio of 1/1.3 = 0.77).
+const FLOORS: [(&str, &str, f64); 3] = [
     ("markdown", "pulldown-cmark", 2.85),
     ("html", "html5ever", 2.95),
+    ("commonmark", "pulldown-cmark-gfm", FLOOR_COMMONMARK),
 ];
 
+/// The floor of the import's ratio (see [`FLOORS`]), never below 1/1.3.
+const FLOOR_COMMONMARK: f64 = 0.80;
+
 /// The measured cases: (name, what it runs).
-const CASES: [&str; 4] = ["markdown", "pulldown-cmark", "html", "html5ever"];
+const CASES: [&str; 6] = [
+    "markdown",
+    "pulldown-cmark",
+    "html",
+    "html5ever",
+    "commonmark",
+    "pulldown-cmark-gfm",
+];
 
 fn run(case: &str, passes: usize) {
     let (md, html) = chatmark_benches::corpus(false);
+    let answers = chatmark_benches::answers();
     for _ in 0..passes {
         match case {
             "markdown" => md
@@ -41,6 +58,12 @@ fn run(case: &str, passes: usize) {
                 .for_each(|h| drop(black_box(chatmark::parse_html(black_box(h))))),
             "html5ever" => html.iter().for_each(|h| {
                 black_box(peers::html5ever_tokens(black_box(h)));
+            }),
+            "commonmark" => answers
+                .iter()
+                .for_each(|a| drop(black_box(chatmark::from_commonmark(black_box(a))))),
+            "pulldown-cmark-gfm" => answers.iter().for_each(|a| {
+                black_box(peers::pulldown_gfm_events(black_box(a)));
             }),
             _ => panic!("unknown case {case}"),
         }
@@ -92,12 +115,14 @@ fn main() -> ExitCode {
     let (md, html) = chatmark_benches::corpus(false);
     let bytes = |v: &[String]| v.iter().map(String::len).sum::<usize>() as f64;
     let (md_bytes, html_bytes) = (bytes(&md), bytes(&html));
+    let answer_bytes = bytes(&chatmark_benches::answers());
     let mut per_pass = Vec::new();
     println!(
-        "instructions per pass over the corpus ({} messages; callgrind)",
-        md.len()
+        "instructions per pass over the corpus ({} messages; the import's: {} answers; callgrind)",
+        md.len(),
+        chatmark_benches::answers().len()
     );
-    println!("{:<16} {:>14} {:>10}", "case", "instructions", "per byte");
+    println!("{:<18} {:>14} {:>10}", "case", "instructions", "per byte");
     for case in CASES {
         let figure = count(case, 1)
             .and_then(|one| count(case, 3).map(|three| three.saturating_sub(one) / 2));
@@ -110,10 +135,12 @@ fn main() -> ExitCode {
         };
         let b = if case.starts_with("html") {
             html_bytes
+        } else if matches!(case, "commonmark" | "pulldown-cmark-gfm") {
+            answer_bytes
         } else {
             md_bytes
         };
-        println!("{case:<16} {n:>14} {:>10.2}", n as f64 / b);
+        println!("{case:<18} {n:>14} {:>10.2}", n as f64 / b);
         per_pass.push((case, n));
     }
     let get = |name: &str| {

@@ -4,7 +4,8 @@
 //!
 //! `cargo run --profile speed -p chatmark-benches --example timed [-- ROUNDS [long|split]]`
 //! (`long`: the corpus plus the long inputs, as the criterion benches; `split`: markdown
-//! only, its messages with markup apart from those without). Prints, per dialect, each
+//! only, its messages with markup apart from those without). Prints, per dialect (and for
+//! the CommonMark import, over its own corpus, against pulldown-cmark's events alone), each
 //! side's median pass and the median of the per-round ratios.
 
 use std::hint::black_box;
@@ -92,6 +93,15 @@ fn main() {
         &|h| drop(black_box(chatmark::parse_html(h))),
         &|h| {
             black_box(peers::html5ever_tokens(h));
+        },
+    );
+    compare(
+        "import",
+        &chatmark_benches::answers(),
+        rounds,
+        &|a| drop(black_box(chatmark::from_commonmark(a))),
+        &|a| {
+            black_box(peers::pulldown_gfm_events(a));
         },
     );
 }

@@ -32,6 +32,18 @@ pub fn corpus(with_long: bool) -> (Vec<String>, Vec<String>) {
     (md, html)
 }
 
+/// The CommonMark import's corpus (`corpus/answers.jsonl`, written by `corpus/answers.py`):
+/// answers in the shape language models give bot users — headings, nested lists, tables,
+/// fenced code, links, emphasis — each a `{"text"}` line.
+pub fn answers() -> Vec<String> {
+    let path = format!("{}/corpus/answers.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let data = std::fs::read_to_string(&path).unwrap_or_default();
+    data.lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|v| v["text"].as_str().map(str::to_owned))
+        .collect()
+}
+
 /// The normalisation input: a text of about 300,000 UTF-16 units (emoji included, so
 /// boundaries fall inside surrogate pairs) and 10^5 overlapping client runs over it.
 pub fn normalize_input() -> (String, Vec<RawTextStyle<'static>>) {

@@ -14,6 +14,15 @@ pub fn pulldown_events(input: &str) -> usize {
     pulldown_cmark::Parser::new_ext(input, opts).count()
 }
 
+/// pulldown-cmark's event stream with the options of the CommonMark import (spec section 9:
+/// tables, strikethrough, task lists), counted: what `from_commonmark` builds its result
+/// from, with no output built.
+pub fn pulldown_gfm_events(input: &str) -> usize {
+    use pulldown_cmark::Options;
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    pulldown_cmark::Parser::new_ext(input, opts).count()
+}
+
 /// html5ever's tokenizer with a sink that only counts tokens.
 pub fn html5ever_tokens(input: &str) -> usize {
     use html5ever::tendril::StrTendril;
