@@ -4,10 +4,13 @@
 //! exceeds 3.0 for any family (a linear parser gives about 2) in each of three measurements
 //! (the second and third are taken only after a ratio over 3.0: a quadratic family gives
 //! about 4 every time, a burst of load on a shared machine only once). Prints the table. The
-//! families cover parsing in both modes, normalisation and rendering back (W1, W2); this is
+//! families cover parsing in both modes, normalisation, rendering back (W1, W2) and the
+//! CommonMark import (M11: deep lists and quotes, 10^5 table rows, long emphasis chains, and
+//! the pathological inputs of pulldown-cmark's own linear-time tests); this is
 //! where wall-clock ratios are asserted, never in `cargo test` (a busy machine fails those).
 //!
-//! `cargo run --release -p chatmark-benches --bin scaling [-- --quick]` (`--quick`: 256 KB).
+//! `cargo run --release -p chatmark-benches --bin scaling [-- --quick] [WORD…]` (`--quick`:
+//! 256 KB; a word: only the families whose names hold it, such as `cm`).
 //!
 //! The check measures the algorithm, not the allocator: it re-runs itself with glibc's
 //! `MALLOC_MMAP_MAX_=0` and a huge trim threshold so that freed memory stays in the process.
@@ -34,6 +37,10 @@ enum Mode {
     /// units, each U+FFFF taken as a lone surrogate (L2).
     Markdown16,
     Html16,
+    /// The CommonMark import (spec section 9).
+    Commonmark,
+    /// The import of a table of `n` rows: 10^5 at N (the size of the input follows).
+    CommonmarkRows,
 }
 
 struct Family {
@@ -269,6 +276,92 @@ fn families() -> Vec<Family> {
             n
         )),
         fam!("normalize nested runs", Normalize, 20, |n| "a".repeat(n)),
+        // the CommonMark import: nesting (one line deep, and a line per level)
+        fam!("cm nested lists on one line", Commonmark, 2, |n| r("- ", n)
+            + "x"),
+        fam!("cm nested ordered lists on one line", Commonmark, 3, |n| r(
+            "1. ", n
+        )
+            + "x"),
+        fam!("cm nested quotes on one line", Commonmark, 2, |n| r(
+            "> ", n
+        ) + "x"),
+        fam!("cm > run", Commonmark, 1, |n| r(">", n) + " x"),
+        fam!("cm a list level per line", Commonmark, 1, |n| {
+            // depth d costs 2d bytes a line: about sqrt(n) levels in n bytes
+            let depth = (n as f64).sqrt() as usize;
+            (0..depth)
+                .map(|d| format!("{}- a\n", "  ".repeat(d)))
+                .collect()
+        }),
+        fam!("cm a quote level per line", Commonmark, 1, |n| {
+            let depth = (n as f64).sqrt() as usize;
+            (0..depth)
+                .map(|d| format!("{} a\n", ">".repeat(d + 1)))
+                .collect()
+        }),
+        fam!("cm lists and quotes interleaved", Commonmark, 6, |n| r(
+            "> - > ", n
+        )
+            + "x"),
+        // tables, lists whose tightness is judged on the source, long chains
+        fam!(
+            "cm 10^5 table rows",
+            CommonmarkRows,
+            14,
+            |n| "| a | b |\n|---|---|\n".to_string() + &r("| x | **y** |\n", n)
+        ),
+        fam!("cm list of headings", Commonmark, 6, |n| r("- # a\n", n)),
+        fam!("cm loose list of headings", Commonmark, 7, |n| r(
+            "- # a\n\n",
+            n
+        )),
+        fam!("cm emphasis chain", Commonmark, 10, |n| r("**a** *b* ", n)),
+        fam!("cm nested emphasis", Commonmark, 14, |n| r("*a **a ", n)
+            + &r(" a** a*", n)),
+        fam!("cm strike and emphasis chain", Commonmark, 10, |n| r(
+            "~~a~~ _b_ ",
+            n
+        )),
+        fam!("cm links", Commonmark, 15, |n| r("[a](https://b) ", n)),
+        fam!("cm soft breaks in an item", Commonmark, 2, |n| "- "
+            .to_string()
+            + &r("a\n", n)),
+        fam!("cm br tags", Commonmark, 5, |n| r("a<br>", n)),
+        fam!("cm html block lines", Commonmark, 11, |n| "<div>\n"
+            .to_string()
+            + &r("<b>a</b> b\n", n)),
+        fam!("cm &#10; entities", Commonmark, 6, |n| r("a&#10;", n)),
+        // pulldown-cmark's own linear-time tests (its benches and tests)
+        fam!("cm [a](< links", Commonmark, 5, |n| r("[a](<", n)),
+        fam!("cm [[]() links", Commonmark, 5, |n| r("[[]()", n)),
+        fam!("cm a*** emphasis", Commonmark, 4, |n| r("a***", n)),
+        fam!("cm a***_b__ emphasis", Commonmark, 8, |n| r("a***_b__", n)),
+        fam!("cm [*_a emphasis", Commonmark, 4, |n| r("[*_a", n)),
+        fam!("cm *~~nbsp emphasis", Commonmark, 5, |n| r("*~~\u{a0}", n)),
+        fam!("cm a***b~~ strikethrough", Commonmark, 7, |n| r(
+            "a***b~~", n
+        )),
+        fam!("cm backtick runs of growing length", Commonmark, 1, |n| {
+            growing("`", n)
+        }),
+        fam!("cm \\`` code spans", Commonmark, 3, |n| r("\\``", n)),
+        fam!("cm `a` spans and a backtick", Commonmark, 3, |n| r(
+            "`a`", n
+        ) + "`"),
+        fam!("cm * hrules", Commonmark, 2, |n| r("* ", n) + "a"),
+        fam!("cm [ (]( link titles", Commonmark, 5, |n| r("[ (](", n)),
+        fam!("cm code spans then emphasis", Commonmark, 1, |n| {
+            let mut s = growing("`", n / 2);
+            s.push_str(&r("*a* ", n / 8));
+            s
+        }),
+        fam!("cm <![CDATA[ runs", Commonmark, 12, |n| r(
+            "a <![CDATA[ ",
+            n
+        )),
+        fam!("cm <? runs", Commonmark, 5, |n| r("a <? ", n)),
+        fam!("cm <!A runs", Commonmark, 6, |n| r("a <!A ", n)),
         // rendering back
         fam!("render html and markdown", Render, 12, |n| r(
             " ab *c* <d>\n",
@@ -332,6 +425,9 @@ fn time_once(mode: Mode, input: &str) -> Duration {
             black_box(black_box(&message).to_markdown());
             return t.elapsed();
         }
+        Mode::Commonmark | Mode::CommonmarkRows => {
+            black_box(chatmark::from_commonmark(black_box(input)));
+        }
         Mode::Markdown16 | Mode::Html16 => {
             let units: Vec<u16> = input
                 .encode_utf16()
@@ -390,10 +486,18 @@ fn main() {
     println!("| family | N bytes | t(N) | t(2N) | ratio |");
     println!("| --- | ---: | ---: | ---: | ---: |");
     let mut failed = Vec::new();
-    let fams = families();
+    // `scaling cm` (any word not a flag): only the families whose names hold it
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let fams: Vec<Family> = families()
+        .into_iter()
+        .filter(|f| only.is_empty() || only.iter().any(|w| f.name.contains(w.as_str())))
+        .collect();
     for f in &fams {
         let mut n = (target / f.unit.max(1)).max(1);
-        if matches!(f.mode, Mode::Normalize) {
+        if matches!(f.mode, Mode::Normalize | Mode::CommonmarkRows) {
             n = if quick { 25_000 } else { 100_000 };
         }
         let small = (f.build)(n);
