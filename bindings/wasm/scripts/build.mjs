@@ -1,7 +1,8 @@
 // `npm run build`: the whole package from the Rust sources. For each flavour of the binding
 // crate, `chatmark` (everything) and `chatmark_markdown` (`--no-default-features`: no HTML
-// mode, no markdown renderer):
-//   1. cargo build --profile wasm --target wasm32-unknown-unknown -p chatmark-wasm
+// mode, no markdown renderer), and for `chatmark_commonmark` (the CommonMark import's own
+// crate, bindings/wasm-commonmark):
+//   1. cargo build --profile wasm --target wasm32-unknown-unknown -p chatmark-wasm (or its crate)
 //      (the size-tuned profile of the root Cargo.toml: opt-level z, lto, one codegen unit)
 //   2. wasm-bindgen --target web --out-dir pkg   (the CLI pinned to the crate's wasm-bindgen)
 //   3. wasm-opt -Oz                               (binaryen from npm, a devDependency)
@@ -60,16 +61,19 @@ mkdirSync(pkg, { recursive: true });
 // reach only the wasm artifacts, not build scripts or proc macros.
 const RUSTFLAGS = `${process.env.RUSTFLAGS || ''} -C llvm-args=-inline-threshold=50 -C target-feature=+simd128`.trim();
 
-for (const [name, features] of [
+for (const [name, features, crate = 'chatmark-wasm'] of [
   ['chatmark', []],
   ['chatmark_markdown', ['--no-default-features']],
+  // chatmark/commonmark: the CommonMark import (spec section 9), a binding crate of its own
+  // so that pulldown-cmark goes into its wasm only
+  ['chatmark_commonmark', [], 'chatmark-commonmark-wasm'],
 ]) {
-  run('cargo', ['build', '--profile', 'wasm', '--target', TARGET, '-p', 'chatmark-wasm', ...features], {
+  run('cargo', ['build', '--profile', 'wasm', '--target', TARGET, '-p', crate, ...features], {
     cwd: workspace,
     env: { ...process.env, RUSTFLAGS },
   });
   const input = join(staging, `${name}.wasm`);
-  copyFileSync(built, input);
+  copyFileSync(join(dirname(built), `${crate.replaceAll('-', '_')}.wasm`), input);
   run('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, '--no-typescript', input]);
   const wasm = join(pkg, `${name}_bg.wasm`);
   const before = statSync(wasm).size;

@@ -1,8 +1,9 @@
 // Writes the entries that carry their wasm inside JavaScript, as base64 (no fetch, no file read,
 // so they also work bundled, by esbuild --platform=node or a framework's server build, far
 // from pkg/):
-//   pkg/chatmark_base64.js, pkg/chatmark_markdown_base64.js: each optimised wasm as a string,
-//     read by the Node entries (js/node.js, js/markdown-node.js);
+//   pkg/chatmark_base64.js, pkg/chatmark_markdown_base64.js, pkg/chatmark_commonmark_base64.js:
+//     each optimised wasm as a string, read by the Node entries (js/node.js,
+//     js/markdown-node.js, js/commonmark-node.js);
 //   pkg/inline.js, the `chatmark/inline` entry: the full wasm decoded and instantiated
 //     synchronously at import, in any host.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..', 'pkg');
-for (const name of ['chatmark', 'chatmark_markdown']) {
+for (const name of ['chatmark', 'chatmark_markdown', 'chatmark_commonmark']) {
   const b64 = readFileSync(join(pkg, `${name}_bg.wasm`)).toString('base64');
   writeFileSync(
     join(pkg, `${name}_base64.js`),

@@ -10,10 +10,11 @@ export const pkgRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = join(pkgRoot, '..', '..');
 export const dataDir = join(repoRoot, 'crates', 'chatmark', 'tests', 'data');
 
-/** Every vector file with `input` and `expect`/`expect_error` lines: [{file, vectors}]. */
+/** Every vector file of `sendMessage` bodies with `input` and `expect`/`expect_error` lines:
+ *  [{file, vectors}] (the CommonMark import's, `import*.jsonl`, are `importVectors()`). */
 export function vectorFiles() {
   return readdirSync(dataDir)
-    .filter((f) => f.endsWith('.jsonl'))
+    .filter((f) => f.endsWith('.jsonl') && !f.startsWith('import'))
     .sort()
     .map((file) => ({
       file,
@@ -24,6 +25,17 @@ export function vectorFiles() {
         .filter((v) => v.input && ('expect' in v || 'expect_error' in v)),
     }))
     .filter((f) => f.vectors.length > 0);
+}
+
+/** The CommonMark import's vectors (spec section 9) whose `input` is a `{text}` body. */
+export function importVectors() {
+  return ['import.jsonl', 'import_rules.jsonl'].flatMap((file) =>
+    readFileSync(join(dataDir, file), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l))
+      .filter((v) => typeof v.input?.text === 'string' && 'expect' in v),
+  );
 }
 
 /** Null when `got` (a result or `{error}`) meets the vector, else a description of the miss. */

@@ -64,6 +64,7 @@ test('the CommonJS types name every type of the ESM ones', () => {
   for (const [esm, cjs] of [
     ['index.d.ts', 'index.d.cts'],
     ['markdown.d.ts', 'markdown.d.cts'],
+    ['commonmark.d.ts', 'commonmark.d.cts'],
   ]) {
     const declared = [...readFileSync(join(pkgRoot, cjs), 'utf8').matchAll(/^ {2}export type (\w+)/gm)].map(
       (m) => m[1],
