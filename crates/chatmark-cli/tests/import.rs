@@ -90,3 +90,19 @@ fn the_word_import_after_double_dash_is_a_message() {
         [json!({"text": "import", "text_styles": []})]
     );
 }
+
+/// The README's import example is what the command prints: the answer in its ````markdown
+/// block, through `chatmark import --explain`, gives its console block.
+#[test]
+fn the_readme_example_is_what_import_explain_prints() {
+    let readme = include_str!("../../../README.md");
+    let (_, rest) = readme.split_once("````markdown\n").unwrap();
+    let (answer, rest) = rest.split_once("````\n").unwrap();
+    let (_, rest) = rest
+        .split_once("$ chatmark import --explain answer.md\n")
+        .unwrap();
+    let (shown, _) = rest.split_once("\n```").unwrap();
+    let o = run(&["import", "--explain"], answer);
+    assert!(o.status.success());
+    assert_eq!(common::text(&o.stdout), format!("{shown}\n"));
+}
