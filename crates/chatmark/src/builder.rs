@@ -58,7 +58,7 @@ impl RunBuilder {
         self.pos += 1;
     }
 
-    #[inline(always)]
+    #[inline]
     fn close(&mut self) {
         if !self.open.is_empty() && self.pos > self.open_start {
             self.runs.push(TextStyle {
@@ -113,7 +113,7 @@ impl RunBuilder {
     /// Moves the runs written into the buffer [`RunBuilder::borrow_spare`] took into a
     /// vector with room for them and the open span, and gives the buffer back.
     #[cfg(not(target_arch = "wasm32"))]
-    #[inline(always)]
+    #[inline]
     pub(crate) fn settle(&mut self, spare: &mut Vec<TextStyle>) {
         let open = usize::from(!self.open.is_empty() && self.pos > self.open_start);
         let n = self.runs.len() + open;
@@ -211,7 +211,7 @@ impl FormattedBuilder {
 
     /// Appends `s`, whose length in UTF-16 units the caller has counted (`units`), styled
     /// with `set`: for producers that scan the text anyway (HTML mode).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn push_str_units(&mut self, s: &str, units: usize, set: StyleSet) {
         debug_assert_eq!(units, utf16_len(s));
         match &mut self.text {

@@ -110,7 +110,7 @@ pub(crate) fn sat32(p: usize) -> u32 {
 /// `p` as a `u32`, for a position or count within a message the markdown scan reads: the
 /// parser leaves a message past `u32::MAX` units as text before scanning it (its marks
 /// hold 32-bit positions), so no bits are dropped (checked in debug builds).
-#[inline(always)]
+#[inline]
 pub(crate) fn pos32(p: usize) -> u32 {
     debug_assert!(
         u32::try_from(p).is_ok(),

@@ -59,7 +59,7 @@ const WINDOW: usize = 16;
 /// whole characters: it ends where markup, which is ASCII, or the message begins), checked
 /// first (debug builds, the tests and the fuzzers, also assert it).
 #[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
+#[inline]
 fn cut_back(text: &mut String, end: usize) {
     let whole = text.is_char_boundary(end);
     debug_assert!(whole, "a piece copied through a window cut a character");
@@ -105,12 +105,12 @@ impl Output for Utf8Out<'_, '_> {
         self.text.len()
     }
 
-    #[inline(always)]
+    #[inline]
     fn utf16_since(&self, from: usize) -> usize {
         utf16_len_of_tail(self.text.as_bytes(), from)
     }
 
-    #[inline(always)]
+    #[inline]
     fn ends_with_cr(&self) -> bool {
         self.text.as_bytes().last() == Some(&b'\r')
     }
@@ -152,7 +152,7 @@ impl Output for Utf16Out<'_, '_> {
         self.text.len().saturating_sub(from)
     }
 
-    #[inline(always)]
+    #[inline]
     fn ends_with_cr(&self) -> bool {
         self.text.last() == Some(&0x0d)
     }
@@ -196,12 +196,12 @@ pub(super) trait Ends {
 }
 
 impl Ends for Marks {
-    #[inline(always)]
+    #[inline]
     fn ended(&self, k: u32) -> bool {
         Marks::ended(self, k)
     }
 
-    #[inline(always)]
+    #[inline]
     fn end_tag(&mut self, k: u32) {
         Marks::end_tag(self, k);
     }
@@ -255,7 +255,7 @@ struct State {
 
 impl<'w, O: Output, const ONE_PASS: bool> Emit<'w, O, ONE_PASS> {
     /// A writer at the start of a message.
-    #[inline(always)]
+    #[inline]
     pub(super) fn new(
         out: O,
         runs: &'w mut RunBuilder,
@@ -286,7 +286,7 @@ impl<'w, O: Output, const ONE_PASS: bool> Emit<'w, O, ONE_PASS> {
 
     /// The excess that the scan counts (in the one pass).
     #[cfg(not(target_arch = "wasm32"))]
-    #[inline(always)]
+    #[inline]
     pub(super) fn excess_mut(&mut self) -> &mut usize {
         &mut self.st.excess
     }
@@ -399,7 +399,7 @@ impl<'w, O: Output, const ONE_PASS: bool> Emit<'w, O, ONE_PASS> {
 
     /// The paired opening tag `me` ([`Tag::index`] `tag`, `len` units at `at`) opens: it
     /// goes, and its code shows in its slot until an inner one opens (I3, 1.3).
-    #[inline(always)]
+    #[inline]
     pub(super) fn open_tag(&mut self, at: usize, len: usize, tag: usize, me: u32) {
         self.flush(at);
         self.st.kept = at + len;
@@ -419,7 +419,7 @@ impl<'w, O: Output, const ONE_PASS: bool> Emit<'w, O, ONE_PASS> {
 
     /// The closing tag at `at` of opening tag `p` closes (I3): it goes, and the innermost
     /// open tag of its slot shows (tags need not nest).
-    #[inline(always)]
+    #[inline]
     pub(super) fn close_tag<E: Ends>(
         &mut self,
         at: usize,
@@ -496,7 +496,7 @@ impl<'w, O: Output, const ONE_PASS: bool> Emit<'w, O, ONE_PASS> {
 
 /// Opens (`up`) or closes the pairs of delimiter run `ch`: `two` of two delimiters and
 /// `one` of one (`b` and `i`; a `~~` run's one pair is `s`, I4, I5).
-#[inline(always)]
+#[inline]
 fn add_pairs(st: &mut State, ch: u8, two: u32, one: u32, up: bool) {
     if ch == b'~' {
         add(st, StyleCode::Strike, two + one, up);
@@ -508,7 +508,7 @@ fn add_pairs(st: &mut State, ch: u8, two: u32, one: u32, up: bool) {
 
 /// A tag's slot, that slot's bits and its code's ([`TAG_SLOTS`]; no slot for an index
 /// out of range).
-#[inline(always)]
+#[inline]
 fn tag_slot(tag: usize) -> (usize, u32, u32) {
     TAG_SLOTS
         .get(tag)
@@ -516,14 +516,14 @@ fn tag_slot(tag: usize) -> (usize, u32, u32) {
 }
 
 /// The inline codes: the delimiter pairs' and the open tags' (tags need not nest, I3).
-#[inline(always)]
+#[inline]
 fn restyle(st: &mut State) {
     st.inline = st.tags.with_flags_of(st.pairs);
     st.style = st.inline.under(st.codes);
 }
 
 /// Opens (`up`) or closes `n` delimiter pairs of `code` (I4, I5).
-#[inline(always)]
+#[inline]
 fn add(st: &mut State, code: StyleCode, n: u32, up: bool) {
     if n == 0 {
         return;

@@ -159,7 +159,7 @@ impl Matcher {
     /// it, reporting each opener it uses to `pairs`, and puts the delimiters it leaves
     /// waiting on the stack (under [`Pairs::next_run`]); returns the pairs it closes and how
     /// many delimiters wait.
-    #[inline(always)]
+    #[inline]
     pub(super) fn close<P: Pairs>(&mut self, run: DelimRun, pairs: &mut P) -> Outcome {
         if !run.can_close {
             // a run that cannot close only waits, whole, if it can open
@@ -181,7 +181,7 @@ impl Matcher {
     }
 
     /// Puts the `waits` delimiters left of `run` on the stack as opener `id`.
-    #[inline(always)]
+    #[inline]
     fn wait(&mut self, id: u32, run: DelimRun, waits: usize) {
         if waits > 0 {
             self.stack.push(Opener {
@@ -261,7 +261,7 @@ impl Matcher {
     /// not pushed: one or two delimiters make one pair; three (`***a***`) make a pair of
     /// two and then, of the one left on each side, a pair of one, as the search's two
     /// rounds would. Returns the pairs it closes if it was that case.
-    #[inline(always)]
+    #[inline]
     fn closes_top<P: Pairs>(&mut self, run: DelimRun, pairs: &mut P) -> Option<Events> {
         let DelimRun {
             ch, len, can_open, ..

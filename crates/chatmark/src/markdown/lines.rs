@@ -73,7 +73,7 @@ pub(super) fn start<U: Unit>(line: &[U]) -> Start {
 /// constants, which saves the work at each line with codes). `raw` is the raw line or the
 /// input from the line's start on: the prefix ends at the line break either way, so the
 /// scan need not find the line's end first.
-#[inline(always)]
+#[inline]
 pub(super) fn prefix<U: Unit>(raw: &[U]) -> (usize, Overlay) {
     // the commonest prefixes, a bullet, a one-digit number or a level-one heading at the
     // line's start (P3), read directly: what the general reading below gives them (no

@@ -66,7 +66,7 @@ pub(super) enum Kind {
 
 impl Mark {
     /// Its kind, from its top bits in one step (the walk's one dispatch per mark).
-    #[inline(always)]
+    #[inline]
     pub(super) fn kind(self) -> Kind {
         match self.info & KIND {
             DELIM => Kind::Delim,
@@ -79,31 +79,31 @@ impl Mark {
     }
 
     /// A removal's length.
-    #[inline(always)]
+    #[inline]
     pub(super) fn len(self) -> usize {
         (self.info & PAYLOAD) as usize
     }
 
     /// A tag's length (a tag is at most a few units long).
-    #[inline(always)]
+    #[inline]
     pub(super) fn tag_len(self) -> usize {
         (self.info & 0xff) as usize
     }
 
     /// The index of a tag's tag ([`Tag::index`]).
-    #[inline(always)]
+    #[inline]
     pub(super) fn tag_index(self) -> usize {
         (self.info >> 8 & 0xff) as usize
     }
 
     /// Whether a tag closes.
-    #[inline(always)]
+    #[inline]
     pub(super) fn closing(self) -> bool {
         self.info & 1 << 16 != 0
     }
 
     /// A line's prefix length.
-    #[inline(always)]
+    #[inline]
     pub(super) fn prefix(self) -> usize {
         (self.info & PAYLOAD) as usize
     }
@@ -240,7 +240,7 @@ impl Marks {
     }
 
     /// The content of the line with codes last pushed ends at `end`.
-    #[inline(always)]
+    #[inline]
     pub(super) fn end_line(&mut self, end: usize) {
         self.push(sat32(end), LINE_END);
     }
@@ -275,7 +275,7 @@ impl Marks {
     }
 
     /// The partner of tag `k`, if it is paired.
-    #[inline(always)]
+    #[inline]
     pub(super) fn partner(&self, k: usize) -> Option<u32> {
         self.list.get(k + 1).map(|m| m.at).filter(|&p| p != NONE)
     }
@@ -296,13 +296,13 @@ impl Marks {
     }
 
     /// Mark `k`.
-    #[inline(always)]
+    #[inline]
     pub(super) fn mark(&self, k: usize) -> Option<Mark> {
         self.list.get(k).copied()
     }
 
     /// The length of delimiter run `m` and the pairs it takes part in.
-    #[inline(always)]
+    #[inline]
     pub(super) fn delim(&self, m: Mark) -> (usize, Events) {
         let payload = m.info & PAYLOAD;
         if m.info & FLAG != 0 {

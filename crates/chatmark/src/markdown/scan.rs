@@ -172,7 +172,7 @@ impl<'s, S: Sink> Scan<'s, S> {
     /// fence's opening line (F1), which end the paragraph; returns where the next line
     /// begins, or `None` for a paragraph line. Its end is looked for only when the line may
     /// be one of the two, which only a space, a backtick or the line break can begin.
-    #[inline(always)]
+    #[inline]
     fn block_line<U: Unit>(&mut self, s: &[U], i: usize, first: u8) -> Option<usize> {
         if !matches!(first, b' ' | b'`' | b'\n' | b'\r') {
             return None;
@@ -205,7 +205,7 @@ impl<'s, S: Sink> Scan<'s, S> {
     }
 
     /// Ends the region (F3): its unpaired opening tags stay text.
-    #[inline(always)]
+    #[inline]
     fn end_region(&mut self) {
         self.tags.end_region(self.sink);
     }

@@ -25,13 +25,13 @@ static PREFIX: [bool; 256] = {
 
 /// Whether `b` may begin an inline construct anywhere: `` ` `` (I1, F1), `\` (I2), `{` and
 /// `<` (I3), `*` and `_` (I4), `~` (I5). A renderer escapes it (W2).
-#[inline(always)]
+#[inline]
 pub(crate) fn is_inline(b: u8) -> bool {
     b != b'\n' && Markdown::STOPS.is_stop(b)
 }
 
 /// Whether `b` may begin a line prefix, at a line's start ([`PREFIX_BYTES`]).
-#[inline(always)]
+#[inline]
 pub(super) fn is_prefix(b: u8) -> bool {
     PREFIX.get(usize::from(b)).copied().unwrap_or(false)
 }

@@ -47,12 +47,12 @@ pub(crate) trait TypedSource<'a>: Copy + 'a {
 impl<'a> TypedSource<'a> for &'a str {
     type Unit = u8;
 
-    #[inline(always)]
+    #[inline]
     fn units(self) -> &'a [u8] {
         self.as_bytes()
     }
 
-    #[inline(always)]
+    #[inline]
     fn source(self) -> Source<'a> {
         Source::Utf8(self)
     }
@@ -86,12 +86,12 @@ impl<'a> TypedSource<'a> for &'a str {
 impl<'a> TypedSource<'a> for &'a [u16] {
     type Unit = u16;
 
-    #[inline(always)]
+    #[inline]
     fn units(self) -> &'a [u16] {
         self
     }
 
-    #[inline(always)]
+    #[inline]
     fn source(self) -> Source<'a> {
         Source::Utf16(self)
     }
@@ -420,7 +420,7 @@ fn next_lone(input: &[u16], from: usize) -> Option<usize> {
 
 /// Whether the surrogates of chunk `c` (`any`, its [`surrogates`]) pair up, a low being
 /// `due` at its first unit or not: the next chunk's `due`, or `None` when one is lone.
-#[inline(always)]
+#[inline]
 fn paired(any: u32, c: &[u16; 16], due: u32) -> Option<u32> {
     if any | due == 0 {
         return Some(0);

@@ -15,7 +15,7 @@ pub(crate) trait Unit: Copy {
     }
 
     /// The units as bytes, if they are bytes (UTF-8).
-    #[inline(always)]
+    #[inline]
     fn as_bytes(_: &[Self]) -> Option<&[u8]> {
         None
     }
@@ -26,19 +26,19 @@ pub(crate) trait Unit: Copy {
 }
 
 impl Unit for u8 {
-    #[inline(always)]
+    #[inline]
     fn as_bytes(s: &[u8]) -> Option<&[u8]> {
         Some(s)
     }
 
-    #[inline(always)]
+    #[inline]
     fn byte(self) -> u8 {
         self
     }
 
     /// Eight bytes at a time: the first byte of the word that is not `b` ends a run
     /// shorter than eight (nearly every run) without a loop.
-    #[inline(always)]
+    #[inline]
     fn run_of(s: &[u8], b: u8) -> usize {
         if let Some(w) = s.first_chunk::<8>() {
             let other = u64::from_le_bytes(*w) ^ (u64::from(b) * 0x0101_0101_0101_0101);
@@ -49,21 +49,21 @@ impl Unit for u8 {
         s.iter().take_while(|&&c| c == b).count()
     }
 
-    #[inline(always)]
+    #[inline]
     fn chunk(chunk: &[u8; 16]) -> Chunk<'_> {
         Chunk::Bytes(chunk)
     }
 }
 
 impl Unit for u16 {
-    #[inline(always)]
+    #[inline]
     fn byte(self) -> u8 {
         self.min(0xff) as u8
     }
 
     /// Four units at a time, as one word: the lowest unit that is not `b` ends a run
     /// shorter than four without a loop.
-    #[inline(always)]
+    #[inline]
     fn run_of(s: &[u16], b: u8) -> usize {
         if let Some(&[u0, u1, u2, u3]) = s.first_chunk::<4>() {
             // spelled out: as a fold, the size-tuned wasm reads the units in a loop, where
@@ -78,7 +78,7 @@ impl Unit for u16 {
         s.iter().take_while(|&&c| c == u16::from(b)).count()
     }
 
-    #[inline(always)]
+    #[inline]
     fn chunk(chunk: &[u16; 16]) -> Chunk<'_> {
         Chunk::Units(chunk)
     }

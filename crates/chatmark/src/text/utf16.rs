@@ -69,7 +69,7 @@ pub(crate) fn excess_of(text: &[u8]) -> usize {
 /// counts what it has just appended: a short tail is read with the bytes before it, as one
 /// chunk of sixteen of which only the tail's bytes count.
 #[cfg(not(target_arch = "wasm32"))]
-#[inline(always)]
+#[inline]
 pub(crate) fn utf16_len_of_tail(b: &[u8], from: usize) -> usize {
     #[cfg(sse2)]
     {

@@ -93,7 +93,7 @@ impl Tag {
     /// read from the [`HASH_PREFIX`] bytes that every name has, which do not wait for the
     /// name's end to be found; only the compare that confirms it does (a shorter chain of
     /// dependent loads for the markdown scan's `name_in_chunk`).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn from_key_and_word(key: u128, word: u64, len: usize) -> Option<Tag> {
         // the one tag the key can be (a perfect hash of the names), then its key compared
         let k = usize::from(BY_HASH.get(key_hash(word, HASH_MUL)).copied().unwrap_or(0));
@@ -130,7 +130,7 @@ const HASH_BITS: u32 = (2 * Tag::COUNT).next_power_of_two().trailing_zeros();
 /// `word`) times `mul`, the top [`HASH_BITS`] bits. The names differ in those bytes, or
 /// [`HASH_MUL`] would find no perfect hash and the build would fail; the whole key is
 /// compared after.
-#[inline(always)]
+#[inline]
 const fn key_hash(word: u64, mul: u64) -> usize {
     ((word & PREFIX_MASK).wrapping_mul(mul) >> (64 - HASH_BITS)) as usize
 }

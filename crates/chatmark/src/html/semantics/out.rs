@@ -204,7 +204,7 @@ pub(super) fn scan<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
 /// sixteen overlap what came before: their line breaks are looked for again (which changes
 /// nothing), and only their new bytes count.
 #[cfg(sse2)]
-#[inline(always)]
+#[inline]
 fn scan_sse2<const COUNT: bool>(s: &[u8], lf: bool) -> (usize, bool) {
     use crate::text::simd::sse2::{bits, eq, keep_last, load, or, units, Sums, WIDTH};
     let nl = if lf { b'\n' } else { b'\r' };

@@ -16,13 +16,13 @@ const NAME_BYTE: [bool; 256] = {
 };
 
 /// Whether `b` may be part of a tag name on the fast paths ([`NAME_BYTE`]).
-#[inline(always)]
+#[inline]
 pub(super) fn name_byte(b: u8) -> bool {
     NAME_BYTE.get(usize::from(b)).copied().unwrap_or(false)
 }
 
 /// The unit at `i` as a byte ([`Unit::byte`]).
-#[inline(always)]
+#[inline]
 pub(super) fn byte_at<U: Unit>(units: &[U], i: usize) -> Option<u8> {
     units.get(i).map(|c| c.byte())
 }

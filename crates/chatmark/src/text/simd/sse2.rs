@@ -17,7 +17,7 @@ use safe_arch::{
 pub(crate) const WIDTH: usize = 16;
 
 /// The first sixteen bytes of `chunk` (callers pass sixteen; a shorter one reads as zeros).
-#[inline(always)]
+#[inline]
 pub(crate) fn load(chunk: &[u8]) -> m128i {
     load_unaligned_m128i(chunk.first_chunk().unwrap_or(&[0; WIDTH]))
 }
@@ -25,45 +25,45 @@ pub(crate) fn load(chunk: &[u8]) -> m128i {
 /// Sixteen UTF-16 units as sixteen bytes, packed with unsigned saturation (`packuswb`,
 /// which reads each unit as signed): up to U+00FF itself, U+0100 to U+7FFF as `0xFF`, the
 /// rest as 0. Neither is ASCII, so comparisons with ASCII bytes read them as non-ASCII.
-#[inline(always)]
+#[inline]
 pub(crate) fn load_utf16(chunk: &[u16; WIDTH]) -> m128i {
     let half = |h: Option<&[u16; 8]>| m128i::from(h.copied().unwrap_or_default());
     pack_i16_to_u8_m128i(half(chunk.first_chunk()), half(chunk.last_chunk()))
 }
 
 /// `0xFF` in the bytes of `v` that are `b`, `0` in the others.
-#[inline(always)]
+#[inline]
 pub(crate) fn eq(v: m128i, b: u8) -> m128i {
     cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(b as i8))
 }
 
 /// `0xFF` in the bytes of `v` greater than `b`, both read as signed (so never a byte from
 /// `0x80` up), `0` in the others.
-#[inline(always)]
+#[inline]
 pub(crate) fn gt(v: m128i, b: i8) -> m128i {
     cmp_gt_mask_i8_m128i(v, set_splat_i8_m128i(b))
 }
 
 /// The bytes of `v` with the bits of `m` set.
-#[inline(always)]
+#[inline]
 pub(crate) fn set(v: m128i, m: u8) -> m128i {
     bitor_m128i(v, set_splat_i8_m128i(m as i8))
 }
 
 /// Sixteen zero bytes.
-#[inline(always)]
+#[inline]
 pub(crate) fn zero() -> m128i {
     zeroed_m128i()
 }
 
 /// `a | b`, bytewise.
-#[inline(always)]
+#[inline]
 pub(crate) fn or(a: m128i, b: m128i) -> m128i {
     bitor_m128i(a, b)
 }
 
 /// The sixteen bytes of `v` as one little-endian number.
-#[inline(always)]
+#[inline]
 pub(crate) fn to_u128(v: m128i) -> u128 {
     u128::from(v)
 }
@@ -71,7 +71,7 @@ pub(crate) fn to_u128(v: m128i) -> u128 {
 /// Of sixteen UTF-16 units, bit `k` set when unit `k` is a surrogate (U+D800 to U+DFFF):
 /// each unit's top five bits compared, eight units a register, the results packed to bytes
 /// and their top bits taken.
-#[inline(always)]
+#[inline]
 pub(crate) fn surrogates(chunk: &[u16; WIDTH]) -> u32 {
     let (a, b) = halves(chunk);
     let top = set_splat_i16_m128i(0xf800_u16 as i16);
@@ -84,7 +84,7 @@ pub(crate) fn surrogates(chunk: &[u16; WIDTH]) -> u32 {
 /// Of sixteen UTF-16 units, bit `k` set when unit `k` has bit 10 set (the bit that makes a
 /// surrogate low): each unit shifted left by five and packed with signed saturation, so
 /// that its sign is that bit.
-#[inline(always)]
+#[inline]
 pub(crate) fn bit10s(chunk: &[u16; WIDTH]) -> u32 {
     let (a, b) = halves(chunk);
     bits(pack_i16_to_i8_m128i(
@@ -94,21 +94,21 @@ pub(crate) fn bit10s(chunk: &[u16; WIDTH]) -> u32 {
 }
 
 /// Sixteen UTF-16 units in two registers of eight.
-#[inline(always)]
+#[inline]
 fn halves(chunk: &[u16; WIDTH]) -> (m128i, m128i) {
     let half = |h: Option<&[u16; 8]>| m128i::from(h.copied().unwrap_or_default());
     (half(chunk.first_chunk()), half(chunk.last_chunk()))
 }
 
 /// Bit `k` set when byte `k` of `v` has its top bit set (`pmovmskb`): sixteen bits.
-#[inline(always)]
+#[inline]
 pub(crate) fn bits(v: m128i) -> u32 {
     move_mask_i8_m128i(v) as u32
 }
 
 /// The UTF-16 units each byte of `v` stands for, as bytes: 1 for a byte that starts a
 /// character, 2 for a four-byte lead (a character outside the BMP), 0 for a continuation.
-#[inline(always)]
+#[inline]
 pub(crate) fn units(v: m128i) -> m128i {
     // signed, continuation bytes are -128 to -65 and four-byte leads -16 to -9
     let start = cmp_gt_mask_i8_m128i(v, set_splat_i8_m128i(-65));
@@ -122,7 +122,7 @@ pub(crate) fn units(v: m128i) -> m128i {
 
 /// The excess of bytes `a..b` of `v` (UTF-8: their continuation bytes less their four-byte
 /// leads), modulo 2^64 ([`crate::text::utf16`], "Lengths by excess").
-#[inline(always)]
+#[inline]
 pub(crate) fn excess_in(v: m128i, a: usize, b: usize) -> usize {
     (b - a).wrapping_sub(Sums::new().add(keep(units(v), a, b)).total())
 }
@@ -134,13 +134,13 @@ pub(crate) struct Sums(m128i);
 
 impl Sums {
     /// Nothing added yet.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn new() -> Self {
         Sums(zeroed_m128i())
     }
 
     /// Adds the sixteen bytes of `v`, read as unsigned.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn add(self, v: m128i) -> Self {
         Sums(add_i64_m128i(
             self.0,
@@ -149,7 +149,7 @@ impl Sums {
     }
 
     /// The sum of every byte added.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn total(self) -> usize {
         let lanes = get_i64_from_m128i_s(self.0)
             + get_i64_from_m128i_s(byte_shr_imm_u128_m128i::<8>(self.0));
@@ -159,7 +159,7 @@ impl Sums {
 
 /// `v` with only its bytes `a..b` kept (the others zero), for a chunk that holds bytes
 /// read before or after the ones that count: `a <= b <= 16`.
-#[inline(always)]
+#[inline]
 pub(crate) fn keep(v: m128i, a: usize, b: usize) -> m128i {
     // KEEP[16 - a..] is 0xFF from byte a on, KEEP[32 - b..] up to byte b
     let from = KEEP
@@ -170,7 +170,7 @@ pub(crate) fn keep(v: m128i, a: usize, b: usize) -> m128i {
 }
 
 /// `v` with only its last `n` bytes kept (`n` up to 16): [`keep`] of `16 - n..16`.
-#[inline(always)]
+#[inline]
 pub(crate) fn keep_last(v: m128i, n: usize) -> m128i {
     keep(v, WIDTH.saturating_sub(n), WIDTH)
 }

@@ -11,21 +11,21 @@ pub(crate) const HI: u64 = LO << 7;
 
 /// The lowest set `0x80` bit marks the first zero byte of `v` (bits above it may be
 /// false positives, from the borrow): non-zero exactly when `v` has a zero byte.
-#[inline(always)]
+#[inline]
 pub(crate) const fn zero_bytes(v: u64) -> u64 {
     v.wrapping_sub(LO) & !v & HI
 }
 
 /// Eight bytes as an array for `u64::from_le_bytes`: a plain load in the wasm, where
 /// `copy_from_slice` is a call per word (`chunk` always holds eight bytes).
-#[inline(always)]
+#[inline]
 pub(crate) fn load8(chunk: &[u8]) -> [u8; 8] {
     chunk.first_chunk::<8>().copied().unwrap_or([0; 8])
 }
 
 /// UTF-16 units of the eight bytes of `w` (whole characters): one per byte that is not a
 /// continuation byte, plus one per four-byte lead.
-#[inline(always)]
+#[inline]
 pub(crate) fn word_units(w: u64) -> u32 {
     if w & HI == 0 {
         return 8;
