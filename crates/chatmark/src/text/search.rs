@@ -125,7 +125,7 @@ impl Stops {
     }
 
     /// Whether `b` is one of the set's bytes.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn is_stop(&self, b: u8) -> bool {
         self.stop.has(b)
     }
@@ -137,7 +137,7 @@ impl Stops {
     }
 
     /// Whether the search stops at `b`: a stop or a near miss.
-    #[inline(always)]
+    #[inline]
     fn taken(&self, b: u8) -> bool {
         self.taken.has(b)
     }
@@ -195,7 +195,7 @@ impl Bytes {
     }
 
     /// Whether `b` is in the set.
-    #[inline(always)]
+    #[inline]
     const fn has(self, b: u8) -> bool {
         let [w0, w1, w2, w3] = self.0;
         let word = match b >> 6 {
@@ -407,7 +407,7 @@ const MARK: u32 = 1;
 const MARK: u32 = 8;
 
 /// The unit of the lowest mark of a non-zero [`Mask`].
-#[inline(always)]
+#[inline]
 fn first(mask: Mask) -> usize {
     (mask.trailing_zeros() / MARK) as usize
 }
@@ -449,7 +449,7 @@ fn marks<S: StopSet, U: Unit>(chunk: &[U; CHUNK]) -> Mask {
 /// The units of `chunk` that `S` stops at, a byte each: the comparisons on an array of
 /// sixteen, which the compiler vectorises where the target has vectors (NEON on aarch64).
 #[cfg(not(vector))]
-#[inline(always)]
+#[inline]
 fn marks<S: StopSet, U: Unit>(chunk: &[U; CHUNK]) -> Mask {
     u128::from_le_bytes(chunk.map(|c| {
         let b = c.byte();
@@ -459,7 +459,7 @@ fn marks<S: StopSet, U: Unit>(chunk: &[U; CHUNK]) -> Mask {
 
 /// [`Compare::takes`] at run time (the portable form's comparisons).
 #[cfg(not(vector))]
-#[inline(always)]
+#[inline]
 fn takes(c: Compare, b: u8) -> bool {
     match c {
         Compare::Is(x) => b == x,
