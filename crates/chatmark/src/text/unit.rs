@@ -22,6 +22,7 @@ pub(crate) trait Unit: Copy {
 
     /// Sixteen units as what they are, for a search that loads them into a vector register
     /// by their encoding ([`super::search`]).
+    #[cfg(vector)]
     fn chunk(chunk: &[Self; 16]) -> Chunk<'_>;
 }
 
@@ -49,6 +50,7 @@ impl Unit for u8 {
         s.iter().take_while(|&&c| c == b).count()
     }
 
+    #[cfg(vector)]
     #[inline]
     fn chunk(chunk: &[u8; 16]) -> Chunk<'_> {
         Chunk::Bytes(chunk)
@@ -78,6 +80,7 @@ impl Unit for u16 {
         s.iter().take_while(|&&c| c == u16::from(b)).count()
     }
 
+    #[cfg(vector)]
     #[inline]
     fn chunk(chunk: &[u16; 16]) -> Chunk<'_> {
         Chunk::Units(chunk)
@@ -85,6 +88,7 @@ impl Unit for u16 {
 }
 
 /// Sixteen units of one encoding or the other ([`Unit::chunk`]).
+#[cfg(vector)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Chunk<'a> {
     /// Sixteen bytes of UTF-8.
