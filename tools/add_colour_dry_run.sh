@@ -22,19 +22,19 @@ def edit(path, old, new):
     s = open(path).read()
     assert s.count(old) == 1, f"{path}: the checklist's anchor {old!r} is not there once"
     open(path, "w").write(s.replace(old, new))
-edit("crates/chatmark/src/style.rs",
+edit("crates/chatmark/src/vocab/style.rs",
      '    Red = "c_db342e", Colour, "red";\n',
      '    Red = "c_db342e", Colour, "red";\n    Blue = "c_1e6fd9", Colour, "blue";\n')
-edit("crates/chatmark/src/vocab.rs",
+edit("crates/chatmark/src/vocab/mod.rs",
      '    Green = "green" => Green;\n',
      '    Green = "green" => Green;\n    Blue = "blue" => Blue;\n')
-s = open("crates/chatmark/src/vocab.rs").read()
+s = open("crates/chatmark/src/vocab/mod.rs").read()
 n = int(re.search(r"PALETTE: \[Colour; (\d+)\]", s).group(1))
-edit("crates/chatmark/src/vocab.rs", f"PALETTE: [Colour; {n}]", f"PALETTE: [Colour; {n + 1}]")
-edit("crates/chatmark/src/vocab.rs",
+edit("crates/chatmark/src/vocab/mod.rs", f"PALETTE: [Colour; {n}]", f"PALETTE: [Colour; {n + 1}]")
+edit("crates/chatmark/src/vocab/mod.rs",
      "rgb: [0xdb, 0x34, 0x2e] },\n",
      "rgb: [0xdb, 0x34, 0x2e] },\n    Colour { code: StyleCode::Blue, tag: Some(Tag::Blue), rgb: [0x1e, 0x6f, 0xd9] },\n")
-edit("crates/chatmark/src/vocab.rs",
+edit("crates/chatmark/src/vocab/mod.rs",
      "        StyleCode::Red => Row::inline(Markup::Tag(Tag::Red), \"span\"),\n",
      "        StyleCode::Red => Row::inline(Markup::Tag(Tag::Red), \"span\"),\n"
      "        StyleCode::Blue => Row::inline(Markup::Tag(Tag::Blue), \"span\"),\n")

@@ -1,6 +1,6 @@
 //! The vocabulary generated outward: the npm package's code list (`STYLE_CODES`), its
 //! `StyleCode` type and the composer's family masks and toolbar colours, written from the
-//! one hand-written table (`style.rs`'s `style_codes!`, the palette and tags of `vocab.rs`)
+//! one hand-written table (`vocab/style.rs`'s `style_codes!`, the palette and tags of `vocab/mod.rs`)
 //! into marked regions of the JS and TypeScript sources. A test, so that `cargo test` fails
 //! when a region has drifted from the table; `CHATMARK_REGEN=1` (what `tools/regen` sets)
 //! rewrites the regions instead.
