@@ -1,7 +1,8 @@
 //! The `chatmark` command: formats one message from the shell, or speaks the JSONL
 //! conformance contract (`--jsonl`: one sendMessage-like body per stdin line, one result or
 //! error per stdout line, in order, flushed per line). Exit 0 on success, 2 on a usage error,
-//! 3 on a refused message.
+//! 3 on a refused message. Options may come before or after the message (`chatmark '**x**'
+//! --pretty`); `--` ends them, so a message that starts with `--` goes after it.
 //!
 //! `chatmark render --to html|markdown [--jsonl]` renders back (spec W1, W2): it reads
 //! `{"text","text_styles"}` (normalised by section 4 first) from stdin — one JSON document,
@@ -58,9 +59,9 @@ struct Cli {
     /// JSONL contract: each input line is a body {"text","parse_mode"?,"text_styles"?}.
     #[arg(long, conflicts_with_all = ["explain"])]
     jsonl: bool,
-    /// The message; read from stdin when absent or `-` (one final newline dropped). May start
-    /// with `-` (`- item`); put it after `--` when it starts with `--`. With --jsonl: the
-    /// files to read, in order (`-` or none: stdin).
+    /// The message; read from stdin when absent or `-` (one final newline dropped). Options may
+    /// come before or after it. It may start with `-` (`- item`); put it after `--` when it
+    /// starts with `--`. With --jsonl: the files to read, in order (`-` or none: stdin).
     #[arg(value_name = "TEXT | FILE", allow_hyphen_values = true)]
     args: Vec<OsString>,
 }
@@ -125,7 +126,7 @@ fn main() -> ExitCode {
         let cli = ImportCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
         import(&cli)
     } else {
-        refuse_unknown_long_flags(&program, &rest);
+        let rest = options_first(&program, rest);
         let cli = Cli::parse_from(std::iter::once(program).chain(rest));
         let limits = Limits {
             max_text_len: cli.max_len,
@@ -150,28 +151,80 @@ fn main() -> ExitCode {
     }
 }
 
-/// TEXT may start with `-` (`- item`), so clap takes any argument as TEXT; but one that
-/// looks like a long flag (`--jsnol`) and does not follow `--` is a misspelt flag, not a
-/// message: let clap refuse it (exit 2, with its "similar argument" tip).
-fn refuse_unknown_long_flags(program: &OsString, rest: &[OsString]) {
+/// The arguments with the options first and the message (or files) after a `--`, so that
+/// options are accepted on either side of the message, as common tools accept them.
+///
+/// TEXT may start with `-` (`- item`), so clap takes any argument after the first TEXT as
+/// TEXT too (`allow_hyphen_values`): it cannot tell `--pretty` after the message from
+/// the message itself. Sorted here instead: before a `--`, an argument is an option when it
+/// is a long flag of [`Cli`] (`--mode html`, `--mode=html`: a flag taking a value takes
+/// the next argument with it), `--help`, `-h`, `--version` or `-V`; everything else,
+/// `-` and `- item` included, is TEXT, in order. After `--`, everything is TEXT. An
+/// argument that looks like a long flag (`--` then a letter) but names none (`--jsnol`) is a
+/// misspelt flag, not a message: clap refuses it (exit 2, with its "similar argument" tip).
+fn options_first(program: &OsString, rest: Vec<OsString>) -> Vec<OsString> {
     let cmd = Cli::command();
-    let known = |name: &str| {
-        matches!(name, "help" | "version")
-            || cmd.get_arguments().any(|a| a.get_long() == Some(name))
-    };
-    let unknown = rest.iter().take_while(|a| *a != "--").find(|a| {
-        a.to_str().is_some_and(|s| {
-            s.strip_prefix("--").is_some_and(|flag| {
-                let name = flag.split('=').next().unwrap_or(flag);
-                name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && !known(name)
-            })
-        })
-    });
-    if let Some(flag) = unknown {
-        let strict = Cli::command().mut_arg("args", |a| a.allow_hyphen_values(false));
-        if let Err(e) = strict.try_get_matches_from([program, flag]) {
-            e.exit();
+    let mut options = Vec::new();
+    let mut text = Vec::new();
+    let mut args = rest.into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--" {
+            text.extend(args.by_ref());
+            break;
         }
+        match kind(&cmd, &arg) {
+            Token::Text => text.push(arg),
+            Token::Flag => options.push(arg),
+            Token::Valued => options.extend([Some(arg), args.next()].into_iter().flatten()),
+            Token::Misspelt => {
+                let strict = Cli::command().mut_arg("args", |a| a.allow_hyphen_values(false));
+                if let Err(e) = strict.try_get_matches_from([program, &arg]) {
+                    e.exit();
+                }
+                text.push(arg);
+            }
+        }
+    }
+    options.push("--".into());
+    options.extend(text);
+    options
+}
+
+/// What an argument before `--` is, for [`options_first`].
+enum Token {
+    /// The message, or a file with `--jsonl`.
+    Text,
+    /// An option complete in itself (`--pretty`, `--mode=html`, `-h`).
+    Flag,
+    /// An option whose value is the next argument (`--mode html`).
+    Valued,
+    /// `--` and a letter, naming no option (`--jsnol`).
+    Misspelt,
+}
+
+fn kind(cmd: &clap::Command, arg: &OsString) -> Token {
+    let Some(s) = arg.to_str() else {
+        return Token::Text;
+    };
+    if matches!(s, "-h" | "-V") {
+        return Token::Flag;
+    }
+    let Some(flag) = s.strip_prefix("--") else {
+        return Token::Text; // `-`, `- item`
+    };
+    let (name, inline_value) = flag
+        .split_once('=')
+        .map_or((flag, false), |(n, _)| (n, true));
+    if !name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) {
+        return Token::Text; // `---`, `--5`
+    }
+    if matches!(name, "help" | "version") {
+        return Token::Flag;
+    }
+    match cmd.get_arguments().find(|a| a.get_long() == Some(name)) {
+        Some(a) if a.get_action().takes_values() && !inline_value => Token::Valued,
+        Some(_) => Token::Flag,
+        None => Token::Misspelt,
     }
 }
 

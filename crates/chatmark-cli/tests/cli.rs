@@ -21,6 +21,7 @@ fn a_misspelt_long_flag_is_a_usage_error_with_a_tip() {
         &["--jsnol"][..],
         &["--prety", "x"],
         &["--mode", "html", "--explian"],
+        &["x", "--prety"],
     ] {
         let o = run(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -48,6 +49,57 @@ fn text_starting_with_a_dash_is_still_text_p3() {
     // a lone `-` reads stdin
     let o = run(&["-"], "**x**\n");
     assert!(text(&o.stdout).starts_with("{\"text\":\"x\""));
+}
+
+#[test]
+fn options_are_accepted_before_or_after_the_text() {
+    let pretty = run(&["--pretty", "**x**"], "");
+    assert!(pretty.status.success());
+    assert!(text(&pretty.stdout).contains("\n  \"text\": \"x\""));
+    // after the text, with a value as the next argument or after `=`, between other options
+    for args in [
+        &["**x**", "--pretty"][..],
+        &["--diagnostics", "**x**", "--pretty"],
+        &["**x**", "--mode", "markdown", "--pretty"],
+        &["**x**", "--pretty", "--mode=markdown"],
+    ] {
+        let o = run(args, "");
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("\n  \"text\": \"x\""), "{args:?}");
+    }
+    let o = run(&["<b>x</b>", "--mode", "html"], "");
+    assert_eq!(
+        text(&o.stdout),
+        "{\"text\":\"x\",\"text_styles\":[{\"start\":0,\"len\":1,\"st\":[\"b\"]}]}\n"
+    );
+    // a message that starts with `-` may come first too (P3)
+    let o = run(&["- item", "--max-len", "3"], "");
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("text_too_long"));
+    // `--` still ends the options: what follows is the message, flag-like or not
+    let o = run(&["--pretty", "--", "--mode"], "");
+    assert!(text(&o.stdout).contains("\"text\": \"--mode\""));
+    let o = run(&["--", "x", "--pretty"], "");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "two words after `--` are two messages"
+    );
+    assert!(text(&o.stderr).contains("one argument"));
+    // a value-taking option at the end still wants its value
+    let o = run(&["x", "--mode"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    // and with --jsonl, the files and the flag in either order
+    let file = temp_file(
+        "after.jsonl",
+        "{\"text\":\"*a*\",\"parse_mode\":\"markdown\"}\n",
+    );
+    let o = run(&[file.to_str().unwrap(), "--jsonl", "--diagnostics"], "");
+    assert_eq!(
+        text(&o.stdout),
+        "{\"text\":\"a\",\"text_styles\":[{\"start\":0,\"len\":1,\"st\":[\"i\"]}],\"diagnostics\":[]}\n"
+    );
 }
 
 #[test]
