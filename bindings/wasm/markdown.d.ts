@@ -1,7 +1,7 @@
 // Types of `chatmark/markdown`: markdown and plain parsing, normalisation, resolution of
 // markdown and plain bodies, and HTML rendering, in a smaller wasm without HTML mode. An HTML
 // body or `parse(text, 'html')` throws a ChatmarkError `unsupported_parse_mode`.
-import type { DiagnosticsOption, Formatted, WithDiagnostics } from './index.js';
+import type { DiagnosticsOption, Formatted, ParseMode, WithDiagnostics } from './index.js';
 
 export type {
   About, Diagnostic, DiagnosticCode, DiagnosticsOption, ErrorCode, Formatted, RawTextStyle,
@@ -13,7 +13,7 @@ export {
 } from './index.js';
 
 /** What `chatmark/markdown` parses; `plain` is the absence of `parse_mode`. */
-export type MarkdownParseMode = 'markdown' | 'plain';
+export type MarkdownParseMode = Exclude<ParseMode, 'html'>;
 
 /** Parses `text` in `mode` (absent: plain). Throws `unsupported_parse_mode` for `html`. */
 export declare function parse(text: string, mode?: MarkdownParseMode | Uppercase<MarkdownParseMode> | null): Formatted;

@@ -20,6 +20,8 @@ const COLOURS = [
   ['c_f7b503', 'Yellow'],
   ['c_15a85f', 'Green'],
 ];
+/** R1's default limit, the composer's `max-length` when it has none. */
+const MAX_TEXT_LEN = 2000;
 // @end generated
 
 const CODES = browser.STYLE_CODES;
@@ -384,7 +386,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   get maxLength() {
     const n = parseInt(this.getAttribute('maxlength') ?? this.getAttribute('max-length'), 10);
-    return n >= 0 ? n : 2000;
+    return n >= 0 ? n : MAX_TEXT_LEN;
   }
 
   set maxLength(n) {

@@ -45,15 +45,11 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-/// Status of a call: the result is in the output buffers.
-pub const OK: u32 = 0;
-/// Status of a call: an error `(code, field, message)` is in the output buffers.
-pub const ERROR: u32 = 1;
-/// Status of a call on the markdown-only build: the body is valid up to its `parse_mode`,
-/// which is HTML, and this build has no HTML mode.
-pub const UNSUPPORTED: u32 = 2;
-
 pub mod layout;
+
+/// The statuses of the calls: [`OK`], [`ERROR`] or, on the markdown-only build when the body
+/// is valid up to its `parse_mode`, which is HTML, [`UNSUPPORTED`].
+pub use layout::{ERROR, OK, UNSUPPORTED};
 
 /// The boundary's words, named in [`layout`]: where the buffers are, and the resolve request.
 static HEAD: [AtomicU32; layout::COUNT] = [const { AtomicU32::new(0) }; layout::COUNT];
@@ -179,12 +175,12 @@ fn put_diagnostics(out: &mut Vec<u32>, out16: &mut Vec<u16>, diags: Option<&[Dia
     }
 }
 
-/// A formatted message: `[text len or u32::MAX when the text is the input, runs…,
+/// A formatted message: `[text len or layout::UNCHANGED when the text is the input, runs…,
 /// diagnostics…]` in words, the text (unless unchanged) in UTF-16 units.
 fn put_formatted(io: &mut Io, input: &str, f: &Formatted, diags: Option<&[Diagnostic]>) {
     let Io { out, out16, .. } = io;
     if f.text == input {
-        out.push(u32::MAX);
+        out.push(layout::UNCHANGED);
     } else {
         chatmark::push_utf16(out16, &f.text);
         out.push(word(out16.len()));
@@ -243,7 +239,7 @@ fn parse_units(
             None
         };
         if same_units(out16, input) {
-            out.push(u32::MAX);
+            out.push(layout::UNCHANGED);
             out16.clear();
         } else {
             out.push(word(out16.len()));
@@ -321,8 +317,8 @@ fn integral(v: f64) -> Option<i64> {
 }
 
 /// Reads `n` client runs from the input numbers, from index 0: per run `start`, `len`,
-/// `st` kind (0 absent or not usable, 1 list of strings, 2 comma string), the number `c` of
-/// strings, then `c` pairs `(byte offset, byte len)` into the input bytes.
+/// `st` kind (`layout::ST_*`), the number `c` of strings, then `c` pairs `(byte offset,
+/// byte len)` into the input bytes.
 fn read_runs<'a>(bytes: &'a [u8], nums: &[f64], n: usize) -> Vec<RawTextStyle<'a>> {
     let mut runs = Vec::with_capacity(n.min(nums.len() / 4));
     let mut at = nums.iter().copied();
@@ -343,8 +339,8 @@ fn read_runs<'a>(bytes: &'a [u8], nums: &[f64], n: usize) -> Vec<RawTextStyle<'a
             codes.push(input_str(bytes, off as usize, len as usize));
         }
         let st = match kind as u32 {
-            1 => Some(codes),
-            2 => Some(
+            layout::ST_LIST => Some(codes),
+            layout::ST_STRING => Some(
                 codes
                     .first()
                     .map_or_else(Vec::new, |s| RawTextStyle::split_codes(s)),
@@ -420,13 +416,12 @@ pub fn render_markdown(text_len: u32, n_runs: u32) -> u32 {
     })
 }
 
-/// A body field's tag as JS classifies the JSON value: 0 absent, 1 `null`, 2 of the wrong
-/// type, 3 a value.
+/// A body field's tag as JS classifies the JSON value (`layout::FIELD_*`).
 fn field<T>(tag: u32, value: impl FnOnce() -> T) -> Field<T> {
     match tag {
-        0 => Field::Absent,
-        1 => Field::Null,
-        3 => Field::Value(value()),
+        layout::FIELD_ABSENT => Field::Absent,
+        layout::FIELD_NULL => Field::Null,
+        layout::FIELD_VALUE => Field::Value(value()),
         _ => Field::Invalid,
     }
 }
@@ -445,7 +440,7 @@ struct ResolveRequest {
     mode: (u32, usize),
     /// `text_styles`' tag and the number of runs in the input numbers.
     styles: (u32, usize),
-    /// The limits (`u32::MAX` in a word for the default, `0` lifting the limit).
+    /// The limits ([`layout::DEFAULT_LIMIT`] in a word for the default, `0` lifting the limit).
     limits: Limits,
     /// Report diagnostics.
     diagnostics: bool,
@@ -457,7 +452,7 @@ impl ResolveRequest {
         let n = |k| get_head(k) as usize;
         let defaults = Limits::default();
         let limit = |k, default| match get_head(k) {
-            u32::MAX => default,
+            layout::DEFAULT_LIMIT => default,
             v => v as usize,
         };
         ResolveRequest {
