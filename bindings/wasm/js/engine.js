@@ -385,10 +385,6 @@ class Memory {
     this.unitAt = 0; // u16 index of the input units
     this.unitCap = 0;
     this.nodeView = null; // a Buffer over the memory (Node)
-    // whether nodeView has Buffer's own UTF-16 writer and decoder (Node's): `ucs2Write` and
-    // `ucs2Slice`, what write(…, 'utf16le') and toString('utf16le', …) call once they have
-    // checked their arguments, which took 4-6% of a parseMarkdown call
-    this.ucs2 = false;
     exports.reserve(256, 64, 256);
     this.views();
   }
@@ -408,9 +404,7 @@ class Memory {
     this.numCap = u32[head + W_NUM_CAP];
     this.unitAt = u32[head + W_UNIT_PTR] >>> 1;
     this.unitCap = u32[head + W_UNIT_CAP];
-    const nodeView = this.NodeBuffer ? this.NodeBuffer.from(mem) : null;
-    this.nodeView = nodeView;
-    this.ucs2 = typeof nodeView?.ucs2Write === 'function' && typeof nodeView?.ucs2Slice === 'function';
+    this.nodeView = this.NodeBuffer ? this.NodeBuffer.from(mem) : null;
   }
 
   /** Before reading an answer: the views again if the call grew the memory. */
@@ -435,10 +429,10 @@ class Memory {
     const n = text.length;
     this.reserve(0, 0, n);
     const { nodeView, u16, unitAt } = this;
-    // Node: Buffer's UTF-16 writer copies the string's units in one call; elsewhere a loop
-    // over charCodeAt, which beats TextEncoder.encodeInto on short strings
-    if (this.ucs2) nodeView.ucs2Write(text, 2 * unitAt, 2 * n);
-    else if (nodeView !== null) nodeView.write(text, 2 * unitAt, 2 * n, 'utf16le');
+    // Node: Buffer's UTF-16 writer copies the string's units in one call, once past the
+    // cost of checking its arguments (about 16 units in Node 20); elsewhere and below that a
+    // loop over charCodeAt, which beats TextEncoder.encodeInto on short strings
+    if (nodeView !== null && n > 16) nodeView.write(text, 2 * unitAt, 2 * n, 'utf16le');
     else for (let k = 0; k < n; k++) u16[unitAt + k] = text.charCodeAt(k);
     return n;
   }
@@ -462,8 +456,8 @@ class Memory {
   /** A string of the UTF-16 answer: `len` units from unit `off`. */
   str(off, len) {
     const at = (this.u32[this.head + W_OUT16_PTR] >>> 1) + off;
-    // Node 20: Buffer's UTF-16 decoder is 3 to 4 times as fast as TextDecoder's
-    if (this.ucs2) return this.nodeView.ucs2Slice(2 * at, 2 * (at + len));
+    // Node 20: Buffer's UTF-16 decoder is 3 to 4 times as fast as TextDecoder's, and faster
+    // than fromCharCode at any length
     if (this.nodeView !== null) return this.nodeView.toString('utf16le', 2 * at, 2 * (at + len));
     // measured in Node 20: fromCharCode wins below about 24 units, the decoder above
     const units = this.u16.subarray(at, at + len);

@@ -67,25 +67,24 @@ test('a text is answered as sent exactly when no unit changed, at every place (L
   }
 });
 
-test("without Buffer's ucs2Write and ucs2Slice, the API answers the same (L2)", async () => {
-  // the wrapper calls Node's UTF-16 methods directly where Buffer has them, and otherwise
-  // write(…, 'utf16le') and toString('utf16le', …): a second API over the same instance,
-  // given a Buffer whose views have only those two, takes the second way
-  const { Buffer } = await import('node:buffer');
+test('without a Buffer, as in browsers, the API answers the same (L2)', async () => {
+  // in Node the wrapper writes and reads strings with Buffer's write(…, 'utf16le') (past 16
+  // units; a charCodeAt loop below) and toString('utf16le', …); a second API over the same
+  // instance, given no Buffer, takes the browsers' way: the charCodeAt loop at any length,
+  // fromCharCode up to 24 units and TextDecoder above
   const { createApi } = await import('../js/engine.js');
   const { initSync } = await import('../pkg/chatmark.js');
   const api = createApi({ html: true, entry: 'chatmark' });
-  const from = (mem) => {
-    const view = Buffer.from(mem);
-    return {
-      write: (text, offset, length, encoding) => view.write(text, offset, length, encoding),
-      toString: (encoding, start, end) => view.toString(encoding, start, end),
-    };
-  };
-  api.markReady(initSync(), { Buffer: { from } });
-  for (const text of ['**a** b', 'Đặc _bạn_ ~~đặc~~', '😀 **é😀**', '\ud800**a**', `${'x'.repeat(40)} *y*`]) {
+  api.markReady(initSync(), {});
+  const texts = ['**a** b', 'Đặc _bạn_ ~~đặc~~', '😀 **é😀**', '\ud800**a**', `${'x'.repeat(40)} *y*`, 'a'.repeat(16)];
+  for (const text of texts) {
     assert.deepEqual(api.parseMarkdown(text), chatmark.parseMarkdown(text), text);
     assert.deepEqual(api.parseHtml(`<b>${text}</b>`), chatmark.parseHtml(`<b>${text}</b>`), text);
+    const diagnostics = { diagnostics: true };
+    assert.deepEqual(
+      api.parseMarkdown(`{red}${text}`, diagnostics),
+      chatmark.parseMarkdown(`{red}${text}`, diagnostics),
+    );
   }
 });
 
