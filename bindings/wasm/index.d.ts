@@ -198,13 +198,21 @@ export declare function parseHtml(text: string): Formatted;
 export declare function parseHtml(text: string, options: { diagnostics: true }): WithDiagnostics<Formatted>;
 export declare function parseHtml(text: string, options?: DiagnosticsOption): Formatted | WithDiagnostics<Formatted>;
 
-/** Normalises client runs (spec section 4) into canonical runs. */
-export declare function normalizeStyles(text: string, styles: readonly RawTextStyle[]): TextStyle[];
+/**
+ * Normalises client runs (spec section 4): `{text_styles}`, the canonical runs, which with
+ * the text make a formatted message (`{text, ...normalizeStyles(text, styles)}`).
+ */
+export declare function normalizeStyles(text: string, styles: readonly RawTextStyle[]): Pick<Formatted, 'text_styles'>;
 export declare function normalizeStyles(
   text: string,
   styles: readonly RawTextStyle[],
   options: { diagnostics: true },
-): { text_styles: TextStyle[]; diagnostics: Diagnostic[] };
+): WithDiagnostics<Pick<Formatted, 'text_styles'>>;
+export declare function normalizeStyles(
+  text: string,
+  styles: readonly RawTextStyle[],
+  options?: DiagnosticsOption,
+): Pick<Formatted, 'text_styles'> | WithDiagnostics<Pick<Formatted, 'text_styles'>>;
 
 /** Resolves a `sendMessage` body (spec section 5); throws a ChatmarkError when refused. */
 export declare function resolveSendMessage(body: SendMessageBody, options?: ResolveOptions & { diagnostics?: false }): Formatted;

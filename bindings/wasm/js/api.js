@@ -23,7 +23,8 @@ export const parseMarkdown = api.parseMarkdown;
 export const parseHtml = api.parseHtml;
 /**
  * Normalises client runs (spec section 4); `st` may be an array or a comma string. Returns
- * the canonical runs, or `{text_styles, diagnostics}` when `options.diagnostics`.
+ * `{text_styles}`, the canonical runs (with `text`, a formatted message), and `diagnostics`
+ * too when `options.diagnostics`.
  */
 export const normalizeStyles = api.normalizeStyles;
 /**

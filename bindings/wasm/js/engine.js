@@ -723,9 +723,10 @@ export function createApi({ html, entry }) {
     mem.ex.normalize(textLen, runs.length, diagnostics);
     let o = mem.answer();
     const n = mem.u32[o++];
-    const out = new Array(n);
-    o = readRunsAt(mem, o, out, n);
-    return diagnostics ? { text_styles: out, diagnostics: readDiagnosticsAt(mem, o) } : out;
+    const canonical = new Array(n);
+    o = readRunsAt(mem, o, canonical, n);
+    if (!diagnostics) return { text_styles: canonical };
+    return { text_styles: canonical, diagnostics: readDiagnosticsAt(mem, o) };
   }
 
   function resolveSendMessage(body, options) {

@@ -46,7 +46,9 @@ test('lone surrogates become U+FFFD, one unit, offsets kept (L2)', () => {
     const r = resolveSendMessage({ chat_id: 1, text, parse_mode: 'markdown' });
     assert.deepEqual(r, f);
   }
-  assert.deepEqual(normalizeStyles('\ud800ab', [{ start: 1, len: 2, st: ['i'] }]), [{ start: 1, len: 2, st: ['i'] }]);
+  assert.deepEqual(normalizeStyles('\ud800ab', [{ start: 1, len: 2, st: ['i'] }]), {
+    text_styles: [{ start: 1, len: 2, st: ['i'] }],
+  });
 });
 
 test('a text is answered as sent exactly when no unit changed, at every place (L2)', () => {
@@ -103,15 +105,27 @@ test('diagnostics on request', () => {
 });
 
 test('normalizeStyles takes st as array or comma string and answers canonical runs', () => {
-  const runs = normalizeStyles('abcdef', [
+  const styles = [
     { start: 0, len: 3, st: 'i, b' },
     { start: 2, len: 2, st: ['b', 'i', 'c_db342e'] },
     { start: 9, len: 1, st: ['b'] },
-  ]);
-  assert.deepEqual(runs, [
+  ];
+  const canonical = [
     { start: 0, len: 2, st: ['b', 'i'] },
     { start: 2, len: 2, st: ['b', 'i', 'c_db342e'] },
-  ]);
+  ];
+  // one shape, the diagnostics added on request: with the text, a formatted message
+  assert.deepEqual(normalizeStyles('abcdef', styles), { text_styles: canonical });
+  const withNotes = normalizeStyles('abcdef', styles, { diagnostics: true });
+  assert.deepEqual(Object.keys(withNotes), ['text_styles', 'diagnostics']);
+  assert.deepEqual(withNotes.text_styles, canonical);
+  // the run from 9 is past the text's end (N3)
+  assert.deepEqual(
+    withNotes.diagnostics.map((d) => d.code),
+    ['run_dropped'],
+  );
+  const f = { text: 'abcdef', ...normalizeStyles('abcdef', styles) };
+  assert.deepEqual(resolveSendMessage({ chat_id: 1, ...f }), f);
   const d = normalizeStyles('ab', [{ start: 0, len: 1, st: ['zz'] }], { diagnostics: true });
   assert.deepEqual(d.text_styles, []);
   assert.equal(d.diagnostics[0].code, 'unknown_style_code');
@@ -214,7 +228,7 @@ test('normalizeStyles, toHtml and toMarkdown refuse more than 10,000 runs (R6)',
   ]) {
     assert.throws(call, (e) => e instanceof ChatmarkError && e.code === 'too_many_text_styles');
   }
-  assert.equal(normalizeStyles('a', runs.slice(1)).length, 1);
+  assert.equal(normalizeStyles('a', runs.slice(1)).text_styles.length, 1);
 });
 
 test('bodies given as verbatim JSON text read as natively (json_reading.jsonl: N1, R6, L2)', () => {
@@ -264,8 +278,7 @@ test('toMarkdown reports losslessness (W2)', () => {
   assert.equal(md.lossless, true);
   assert.deepEqual(md.unexpressed, []);
   assert.deepEqual(parseMarkdown(md.markdown), f);
-  const small = normalizeStyles('ab', [{ start: 0, len: 2, st: ['f_13'] }]);
-  const lossy = toMarkdown({ text: 'ab', text_styles: small });
+  const lossy = toMarkdown({ text: 'ab', ...normalizeStyles('ab', [{ start: 0, len: 2, st: ['f_13'] }]) });
   assert.equal(lossy.lossless, false);
   assert.deepEqual(lossy.unexpressed, [{ start: 0, len: 2, what: 'code', code: 'f_13' }]);
   assert.throws(() => toHtml({ text_styles: [] }), { name: 'ChatmarkError', code: 'missing_text' });

@@ -10,7 +10,7 @@ await init();
 const f: Formatted = parseMarkdown('**Hello** {red}world{/red}');
 const p: Formatted = parse('x', 'PLAIN');
 const d = parse('x', 'markdown', { diagnostics: true });
-const runs: TextStyle[] = normalizeStyles('abc', [{ start: 0, len: 2, st: 'b, i' }]);
+const runs: TextStyle[] = normalizeStyles('abc', [{ start: 0, len: 2, st: 'b, i' }]).text_styles;
 const html: string = toHtml(f);
 try {
   resolveSendMessage({ chat_id: 1, text: '<b>x</b>', parse_mode: 'html' });
