@@ -57,7 +57,7 @@ mkdirSync(pkg, { recursive: true });
 
 // opt-level z leaves LLVM's inliner almost off (threshold 5); at 50 the engine parses 20 to
 // 25% faster in wasm for +0.3% (chatmark) and -3% (chatmark/markdown) gzipped bytes, measured
-// beside 25, 80, 150 and opt-levels s and 3 (benches/RESULTS.md). With --target, RUSTFLAGS
+// beside 25, 80, 150 and opt-levels s and 3 (benches/NOTES.md). With --target, RUSTFLAGS
 // reach only the wasm artifacts, not build scripts or proc macros.
 const RUSTFLAGS = `${process.env.RUSTFLAGS || ''} -C llvm-args=-inline-threshold=50 -C target-feature=+simd128`.trim();
 

@@ -1058,7 +1058,7 @@ test('keydown to input at 2 units and at 1,539 in 300 runs (issue 23; printed, n
 }, async () => {
   // in the middle of a short and of the long message: per round, the median of 41 keystrokes
   // after 5 of warm-up, a frame after each (as when a person types); the two cases take turns,
-  // 3 rounds. For benches/RESULTS.md; wall-clock time is never asserted. Its own browser: the
+  // 3 rounds. Printed (benches/RESULTS.md's figure is scripts/composer-bench.mjs's); wall-clock time is never asserted. Its own browser: the
   // screenshot test installs Playwright's clock, whose performance.now() counts whole ms
   const own = await launchChromium();
   const c = await open('', own.context);
