@@ -41,6 +41,7 @@ mod normalize;
 mod render;
 mod resolve;
 mod sort;
+mod split;
 mod text;
 mod vocab;
 
