@@ -8,6 +8,18 @@
 //! assert_eq!(f.text, "Hello world");
 //! assert_eq!(f.text_styles.len(), 2);
 //! ```
+//!
+//! A message longer than the limit is [`split`] into parts that can each be sent with
+//! their own runs (spec section 8):
+//!
+//! ```
+//! let f = chatmark::parse_markdown("**Report**: all good.\n\nDetails come in the next part.");
+//! let parts = chatmark::split(&f, 30).unwrap();
+//! assert_eq!(parts.len(), 2);
+//! assert_eq!(parts[0].text, "Report: all good.");
+//! assert_eq!(parts[1].text, "Details come in the next part.");
+//! assert_eq!(parts[0].text_styles[0].len, 6); // "Report", bold
+//! ```
 // L2: no input may panic, so outside tests nothing indexes, slices a string, unwraps,
 // expects, or calls a standard method that panics on a position or length the input decides
 // (clippy.toml lists them; the engine shortens strings through checked helpers).
@@ -75,6 +87,7 @@ pub use resolve::{
     parse, parse_with_diagnostics, resolve, resolve_text, ChatId, ErrorCode, Field, Limits,
     ParseMode, ResolveError, Resolved, SendMessage, UnknownParseMode,
 };
+pub use split::{split, split_utf16, SplitError};
 pub use text::utf16::{push_utf16, utf16_len};
 pub use vocab::style::{Family, StyleCode, StyleSet, UnknownStyleCode};
 

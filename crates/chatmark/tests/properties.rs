@@ -256,3 +256,172 @@ fn the_oracles_see_emphasis() {
     }];
     assert_eq!(naive("ab", &raw).len(), 1);
 }
+
+#[path = "support/split_model.rs"]
+mod split_model;
+
+/// Text for the split (spec section 8): words, every kind of white space and line break,
+/// sentence ends, and clusters of every shape — emoji sequences, flags, a letter with its
+/// marks, a space that carries a mark, a prepended mark, CJK, and stacks of marks long
+/// enough to exceed small limits.
+fn splittable() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        6 => "[a-z]{1,7}",
+        4 => Just(" ".to_string()),
+        1 => prop::sample::select(vec!["  ", "\t", "\u{a0}", "\u{3000}", " \u{2009} "]).prop_map(str::to_string),
+        2 => prop::sample::select(vec!["\n", "\n\n", "\r\n", "\n \n", " \n", "\r\n\r\n"]).prop_map(str::to_string),
+        2 => prop::sample::select(vec![". ", "! ", "? ", "… ", ".", "。", "！", "？", "!?"]).prop_map(str::to_string),
+        2 => prop::sample::select(vec![
+            "😀", "👩\u{200d}👩\u{200d}👧", "🇻🇳", "🇯🇵🇫", "e\u{301}", "tiê\u{301}ng", " \u{301}",
+            "\u{600}", "\u{600} ", "日本語", "\u{915}\u{94d}\u{915}", "👍🏽", "\r",
+        ])
+        .prop_map(str::to_string),
+        1 => (1usize..12).prop_map(|n| format!("a{}", "\u{301}".repeat(n))),
+    ];
+    prop::collection::vec(piece, 0..30).prop_map(|v| v.concat())
+}
+
+/// A formatted message over splittable text, with canonical runs from random client runs.
+fn formatted_for_split() -> impl Strategy<Value = Formatted> {
+    (splittable(), prop::collection::vec(raw_run_wide(), 0..6)).prop_map(|(text, raw)| {
+        let (text_styles, _) = normalize(&text, &raw);
+        Formatted { text, text_styles }
+    })
+}
+
+fn raw_run_wide() -> impl Strategy<Value = RawTextStyle<'static>> {
+    (
+        0i64..120,
+        1i64..80,
+        prop::collection::vec(prop::sample::select(codes()), 1..3),
+    )
+        .prop_map(|(start, len, st)| RawTextStyle {
+            start: Some(start),
+            len: Some(len),
+            st: Some(st),
+        })
+}
+
+/// The codes of each UTF-16 unit of `f`'s text.
+fn unit_codes(f: &Formatted) -> Vec<StyleSet> {
+    let mut out = vec![StyleSet::EMPTY; chatmark::utf16_len(&f.text)];
+    for r in &f.text_styles {
+        for u in &mut out[r.start..r.end()] {
+            *u = r.st;
+        }
+    }
+    out
+}
+
+fn u16len(s: &str) -> usize {
+    chatmark::utf16_len(s)
+}
+
+/// Whether byte `k` of `text` is a cluster boundary, or lies in a cluster longer than
+/// `limit` (where S3 lets code points be cut).
+fn cuttable(text: &str, k: usize, limit: usize) -> bool {
+    use unicode_segmentation::UnicodeSegmentation;
+    text.grapheme_indices(true)
+        .find(|(s, g)| *s < k && k < s + g.len())
+        .is_none_or(|(_, g)| u16len(g) > limit)
+}
+
+fn is_white_cluster(g: &str) -> bool {
+    g.chars().all(char::is_whitespace)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    /// S1–S5 on random messages and limits: each part within the limit and canonical; the
+    /// parts joined with white space between them give the text back; no part starts or
+    /// ends with white space from a cut; every character keeps its codes; no cluster is cut
+    /// unless it alone exceeds the limit; the cuts are the ones S3's words pick (an
+    /// independent slow model), so each part is maximal; UTF-16 splits alike.
+    #[test]
+    fn split_keeps_every_invariant_s1_s5(f in formatted_for_split(), limit in prop_oneof![2usize..12, 12usize..60, Just(2000)]) {
+        use unicode_segmentation::UnicodeSegmentation;
+        let parts = chatmark::split(&f, limit).unwrap();
+        let text = f.text.as_str();
+        // S1
+        if text.is_empty() {
+            prop_assert!(parts.is_empty());
+        } else if u16len(text) <= limit {
+            prop_assert_eq!(&parts, &vec![f.clone()]);
+        }
+        let codes = unit_codes(&f);
+        let mut at = 0; // bytes of `text` accounted for
+        for (k, part) in parts.iter().enumerate() {
+            let n = u16len(&part.text);
+            prop_assert!((1..=limit).contains(&n), "part {} has {} units: {:?}", k, n, part.text);
+            prop_assert_eq!(part.check_canonical(), Ok(()));
+            // S2: what lies between the parts is white space only
+            let gap_start = at;
+            while !text[at..].starts_with(part.text.as_str()) {
+                let c = text[at..].chars().next().unwrap();
+                prop_assert!(c.is_whitespace(), "{:?} dropped before part {} of {:?}", c, k, text);
+                at += c.len_utf8();
+            }
+            if at > gap_start || k > 0 {
+                // a cut: whole white-space clusters dropped, none left at the edges
+                prop_assert!(cuttable(text, gap_start, limit) && cuttable(text, at, limit));
+            }
+            // (clusters of the text: a part that starts or ends inside a cluster longer than
+            // the limit has its code points, white space or not)
+            let end = at + part.text.len();
+            let cluster_at = |k: usize| text.grapheme_indices(true).find(|&(s, _)| s == k).map(|(_, g)| g);
+            let cluster_before = |k: usize| text.grapheme_indices(true).find(|&(s, g)| s + g.len() == k).map(|(_, g)| g);
+            if k > 0 {
+                prop_assert!(!cluster_at(at).is_some_and(is_white_cluster), "part {} starts with white space", k);
+            }
+            if k + 1 < parts.len() {
+                prop_assert!(!cluster_before(end).is_some_and(is_white_cluster), "part {} ends with white space", k);
+            }
+            // S3: cut only at cluster boundaries, or inside a cluster over the limit
+            prop_assert!(cuttable(text, at, limit), "part {} starts inside a cluster", k);
+            prop_assert!(cuttable(text, end, limit), "part {} ends inside a cluster", k);
+            // S4: every character keeps its codes
+            let from = u16len(&text[..at]);
+            prop_assert_eq!(&unit_codes(part)[..], &codes[from..from + n]);
+            at += part.text.len();
+        }
+        prop_assert!(text[at..].chars().all(char::is_whitespace), "{:?} lost at the end", &text[at..]);
+        // S3: the model's cuts (and so maximal parts)
+        let want: Vec<&str> = split_model::split(text, limit).unwrap().iter().map(|&(a, b)| &text[a..b]).collect();
+        let got: Vec<&str> = parts.iter().map(|p| p.text.as_str()).collect();
+        prop_assert_eq!(got, want, "{:?} at {}", text, limit);
+        // one implementation, two encodings
+        let f16 = chatmark::FormattedUtf16 { text: text.encode_utf16().collect(), text_styles: f.text_styles.clone() };
+        let parts16: Vec<Formatted> = chatmark::split_utf16(&f16, limit).unwrap().iter().map(|p| p.to_formatted()).collect();
+        prop_assert_eq!(parts16, parts);
+    }
+
+    /// Maximality as the issue words it: no part could have taken the next candidate of the
+    /// kind of its own cut (every later candidate of that kind or a stronger one would
+    /// leave it over the limit).
+    #[test]
+    fn split_parts_are_maximal_s3(text in splittable(), limit in 2usize..40) {
+        let cuts = split_model::candidates(&text, limit);
+        let parts = split_model::split(&text, limit).unwrap();
+        for w in parts.windows(2) {
+            let ((p, e), _) = (w[0], w[1]);
+            let cut = cuts.iter().find(|c| c.e == e).unwrap();
+            let next = cuts.iter().find(|c| c.e > e && c.kind <= cut.kind);
+            if let Some(next) = next {
+                prop_assert!(u16len(&text[p..next.e]) > limit, "{:?}: part {:?} could reach {}", text, &text[p..e], next.e);
+            }
+        }
+    }
+}
+
+#[test]
+fn split_rejects_limits_below_two_s1() {
+    let f = chatmark::parse_markdown("text");
+    for limit in [0, 1] {
+        assert_eq!(
+            chatmark::split(&f, limit),
+            Err(chatmark::SplitError::InvalidLimit(limit))
+        );
+    }
+    assert_eq!(split_model::split("text", 1), None);
+}
