@@ -14,6 +14,12 @@
 //! with `--jsonl` one `{"text"}` body per line, answered `{"text","text_styles"}` or
 //! `{"error"}` per line. `chatmark --mode commonmark TEXT` does the same for one message.
 //! Neither applies the text limit (M11): pipe the results to `chatmark split --jsonl`.
+//!
+//! `chatmark split [--max-len N] [--mode M] [TEXT]` formats a message (without R1's length
+//! limit) and splits it into parts of at most N UTF-16 units (spec section 8), printed as a
+//! JSON array of `{"text","text_styles"}`; `--explain` draws each part first. With `--jsonl`
+//! it reads one body `{"text","parse_mode"?,"text_styles"?,"limit"?}` per line and answers
+//! `{"parts":[…]}` or `{"error":…}` per line.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -22,8 +28,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chatmark::{
-    resolve_json, resolve_text, Answer, Diagnostic, Field, Formatted, Limits, ParseMode,
-    SendMessage,
+    resolve_json, resolve_text, split_json, Answer, Diagnostic, ErrorCode, Field, Formatted,
+    Limits, ParseMode, SendMessage,
 };
 use clap::{CommandFactory, Parser, ValueEnum};
 
@@ -115,6 +121,35 @@ struct ImportCli {
     files: Vec<PathBuf>,
 }
 
+/// Split a long message into parts that can each be sent (spec section 8, S1–S5).
+///
+/// Prints the parts as a JSON array of {"text","text_styles"}. With --jsonl, each input
+/// line is a body {"text","parse_mode"?,"text_styles"?,"limit"?} and each output line
+/// {"parts":[…]} or {"error": {code, field, message}}.
+#[derive(Debug, Parser)]
+#[command(name = "chatmark split", bin_name = "chatmark split", version, long_about = None)]
+struct SplitCli {
+    /// Most UTF-16 units of text per part (with --jsonl: for bodies without "limit").
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_text_len)]
+    max_len: usize,
+    /// How to read the text.
+    #[arg(long, value_enum, default_value_t = Mode::Markdown)]
+    mode: Mode,
+    /// Pretty-print the JSON.
+    #[arg(long)]
+    pretty: bool,
+    /// Draw each part, and its runs under it, before the JSON.
+    #[arg(long)]
+    explain: bool,
+    /// JSONL contract: each input line is a body, each output line its parts or an error.
+    #[arg(long, conflicts_with_all = ["explain", "mode", "pretty"])]
+    jsonl: bool,
+    /// The message; read from stdin when absent or `-` (one final newline dropped). With
+    /// --jsonl: the files to read, in order (`-` or none: stdin).
+    #[arg(value_name = "TEXT | FILE", allow_hyphen_values = true)]
+    args: Vec<OsString>,
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args_os();
     let program = args.next().unwrap_or_else(|| "chatmark".into());
@@ -125,6 +160,9 @@ fn main() -> ExitCode {
     } else if rest.first().is_some_and(|a| a == "import") {
         let cli = ImportCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
         import(&cli)
+    } else if rest.first().is_some_and(|a| a == "split") {
+        let cli = SplitCli::parse_from(std::iter::once(program).chain(rest.into_iter().skip(1)));
+        split(&cli)
     } else {
         let rest = options_first(&program, rest);
         let cli = Cli::parse_from(std::iter::once(program).chain(rest));
@@ -240,14 +278,18 @@ fn print(out: &mut impl Write, v: &Answer<'_>, pretty: bool) -> io::Result<()> {
     } else {
         serde_json::to_string(v)?
     };
-    let json = if json.contains(['\u{2028}', '\u{2029}']) {
+    writeln!(out, "{}", escape_separators(json))?;
+    out.flush()
+}
+
+/// JSON text with U+2028 and U+2029 written as escapes (see [`print`]).
+fn escape_separators(json: String) -> String {
+    if json.contains(['\u{2028}', '\u{2029}']) {
         json.replace('\u{2028}', "\\u2028")
             .replace('\u{2029}', "\\u2029")
     } else {
         json
-    };
-    writeln!(out, "{json}")?;
-    out.flush()
+    }
 }
 
 /// Reads all of stdin as text, lossily only when it is not UTF-8 (L2), without a second copy.
@@ -258,8 +300,10 @@ fn read_stdin() -> io::Result<String> {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
-    let text = match cli.args.as_slice() {
+/// The message of a command that takes one: its one argument, or stdin (`-` or none) with
+/// one final newline dropped (`echo text | chatmark`: the shell's, not the message's).
+fn message(args: &[OsString], mut cmd: clap::Command) -> io::Result<String> {
+    Ok(match args {
         [t] if t != "-" => t.to_string_lossy().into_owned(),
         [] | [_] => {
             // `echo text | chatmark`: the shell's final newline is not part of the message.
@@ -273,31 +317,39 @@ fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
             text
         }
         [..] => {
-            Cli::command()
-                .error(
-                    clap::error::ErrorKind::TooManyValues,
-                    "give the message as one argument (quote it), or on stdin",
-                )
-                .exit();
+            cmd.error(
+                clap::error::ErrorKind::TooManyValues,
+                "give the message as one argument (quote it), or on stdin",
+            )
+            .exit();
         }
-    };
-    let mode = match cli.mode {
+    })
+}
+
+/// A body of `text` read in `mode` (CommonMark is no `parse_mode`: the callers import it
+/// instead, spec section 9).
+fn body(text: &str, mode: Mode) -> SendMessage<'_> {
+    let mode = match mode {
         Mode::Markdown => Field::Value(ParseMode::Markdown.as_str()),
         Mode::Html => Field::Value(ParseMode::Html.as_str()),
-        Mode::Plain => Field::Absent,
-        Mode::Commonmark => {
-            let f = chatmark::from_commonmark(&text);
-            let diagnostics = cli.diagnostics.then_some(&[][..]);
-            show(&f, diagnostics, cli.explain, cli.pretty)?;
-            return Ok(ExitCode::SUCCESS);
-        }
+        Mode::Plain | Mode::Commonmark => Field::Absent,
     };
-    let body = SendMessage {
-        text: Field::Value(&text),
+    SendMessage {
+        text: Field::Value(text),
         parse_mode: mode,
         ..SendMessage::default()
-    };
-    match resolve_text(&body, limits) {
+    }
+}
+
+fn single(cli: &Cli, limits: &Limits) -> io::Result<ExitCode> {
+    let text = message(&cli.args, Cli::command())?;
+    if matches!(cli.mode, Mode::Commonmark) {
+        let f = chatmark::from_commonmark(&text);
+        let diagnostics = cli.diagnostics.then_some(&[][..]);
+        show(&f, diagnostics, cli.explain, cli.pretty)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    match resolve_text(&body(&text, cli.mode), limits) {
         Ok(r) => {
             let diagnostics = cli.diagnostics.then_some(r.diagnostics.as_slice());
             show(&r.formatted, diagnostics, cli.explain, cli.pretty)?;
@@ -329,7 +381,8 @@ fn show(
     print(&mut out, &answer, pretty)
 }
 
-/// Draws the text (line breaks as `⏎`) and, under it, one line per run.
+/// Draws the text (line breaks as `⏎`) and, under it, one line per run, then the
+/// diagnostics.
 fn explain(out: &mut impl Write, f: &Formatted, diagnostics: &[Diagnostic]) -> io::Result<()> {
     let text = &f.text;
     // Column (in characters) of each UTF-16 offset: one walk over the text.
@@ -425,6 +478,80 @@ fn for_each_line(files: &[PathBuf], mut f: impl FnMut(&str) -> io::Result<()>) -
         }
     }
     Ok(())
+}
+
+fn split(cli: &SplitCli) -> io::Result<ExitCode> {
+    let stdout = io::stdout();
+    if cli.jsonl {
+        let mut out = BufWriter::new(stdout.lock());
+        let files: Vec<PathBuf> = cli.args.iter().map(PathBuf::from).collect();
+        let limits = Limits {
+            max_text_len: cli.max_len,
+            ..Limits::default()
+        };
+        for_each_line(&files, |text| {
+            let parts = split_json(text, &limits);
+            let answer = match &parts {
+                Ok(parts) => Answer::Parts(parts),
+                Err(error) => Answer::Error(error),
+            };
+            print(&mut out, &answer, false)
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let text = message(&cli.args, SplitCli::command())?;
+    // no R1 length limit: long texts are what splitting is for; nothing to send gives no part
+    let unlimited = Limits {
+        max_text_len: 0,
+        ..Limits::default()
+    };
+    let formatted = match cli.mode {
+        // imported as it comes: the import applies no text limit either (M11)
+        Mode::Commonmark => chatmark::from_commonmark(&text),
+        _ => match resolve_text(&body(&text, cli.mode), &unlimited) {
+            Ok(r) => r.formatted,
+            Err(e)
+                if matches!(
+                    e.code,
+                    ErrorCode::TextEmpty | ErrorCode::EmptyAfterFormatting
+                ) =>
+            {
+                Formatted::default()
+            }
+            Err(e) => {
+                eprintln!("chatmark: {} ({}): {}", e.code, e.field, e.message);
+                return Ok(ExitCode::from(3));
+            }
+        },
+    };
+    let parts = match chatmark::split(&formatted, cli.max_len) {
+        Ok(parts) => parts,
+        Err(e) => {
+            eprintln!("chatmark: {}: {e}", e.code());
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut out = stdout.lock();
+    if cli.explain {
+        for (k, part) in parts.iter().enumerate() {
+            let units = chatmark::utf16_len(&part.text);
+            writeln!(
+                out,
+                "part {} of {} ({units} UTF-16 units):",
+                k + 1,
+                parts.len()
+            )?;
+            explain(&mut out, part, &[])?;
+        }
+    }
+    let json = if cli.pretty {
+        serde_json::to_string_pretty(&parts)?
+    } else {
+        serde_json::to_string(&parts)?
+    };
+    writeln!(out, "{}", escape_separators(json))?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn import(cli: &ImportCli) -> io::Result<ExitCode> {

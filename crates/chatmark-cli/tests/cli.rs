@@ -248,3 +248,58 @@ fn jsonl_skips_a_bom_names_unreadable_paths_and_escapes_js_line_separators() {
         "{\"text\":\"a\\u2028b\",\"text_styles\":[]}\n"
     );
 }
+
+#[test]
+fn split_prints_the_parts_as_a_json_array_s1_s4() {
+    let o = run(
+        &["split", "--max-len", "12", "**bold words** and more text"],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout),
+        "[{\"text\":\"bold words\",\"text_styles\":[{\"start\":0,\"len\":10,\"st\":[\"b\"]}]},\
+         {\"text\":\"and more\",\"text_styles\":[]},{\"text\":\"text\",\"text_styles\":[]}]\n"
+    );
+    // from stdin, in another mode, with no R1 length limit: 3000 units in two parts
+    let long = "ab ".repeat(1000);
+    let o = run(&["split", "--mode", "plain"], &format!("{long}\n"));
+    let parts: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(parts.as_array().unwrap().len(), 2);
+    // nothing to send gives no part; a limit below 2 is refused (S1)
+    assert_eq!(text(&run(&["split", "- "], "").stdout), "[]\n");
+    let o = run(&["split", "--max-len", "1", "text"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("invalid_limit"));
+}
+
+#[test]
+fn split_explain_draws_each_part_s4() {
+    let o = run(
+        &["split", "--explain", "--max-len", "8", "*one* two three"],
+        "",
+    );
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("part 1 of 2 (7 UTF-16 units):\none two\n^^^ i\npart 2 of 2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn split_jsonl_answers_parts_or_errors_per_line_s1() {
+    let input = "{\"text\":\"one two\",\"limit\":4}\n{\"text\":\"\"}\n{\"text\":\"x\",\"limit\":1}\nnot json\n{\"text\":\"a b\"}\n";
+    let o = run(&["split", "--jsonl", "--max-len", "2"], input);
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["parts"][1]["text"], "two");
+    assert_eq!(lines[1], serde_json::json!({ "parts": [] }));
+    assert_eq!(lines[2]["error"]["code"], "invalid_limit");
+    assert_eq!(lines[2]["error"]["field"], "limit");
+    assert_eq!(lines[3]["error"]["code"], "invalid_json");
+    // --max-len is the limit of bodies without one
+    assert_eq!(lines[4]["parts"].as_array().unwrap().len(), 2);
+}

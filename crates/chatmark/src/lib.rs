@@ -75,7 +75,9 @@ pub use html::{
 #[cfg(all(feature = "serde", feature = "commonmark"))]
 pub use json::import_json;
 #[cfg(feature = "serde")]
-pub use json::{json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, Answer};
+pub use json::{
+    json_from_str_lossy, json_value_from_str, normalize_json, resolve_json, split_json, Answer,
+};
 pub use markdown::{
     parse_markdown, parse_markdown_utf16, parse_markdown_utf16_into,
     parse_markdown_utf16_with_diagnostics, parse_markdown_with_diagnostics,

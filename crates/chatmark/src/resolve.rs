@@ -277,6 +277,8 @@ pub enum ErrorCode {
     EmptyAfterFormatting,
     /// The body is not JSON (the JSONL tools).
     InvalidJson,
+    /// S1: a split's `limit` is not an integer of at least 2 (the split tools).
+    InvalidLimit,
 }
 
 impl ErrorCode {
@@ -299,6 +301,7 @@ impl ErrorCode {
             ErrorCode::TooManyTextStyles => "too_many_text_styles",
             ErrorCode::EmptyAfterFormatting => "empty_after_formatting",
             ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::InvalidLimit => "invalid_limit",
         }
     }
 }
@@ -346,6 +349,24 @@ impl ResolveError {
             code,
             field,
             message: message.into(),
+        }
+    }
+}
+
+/// A split's error as the JSON front ends answer it (`invalid_limit`, field `limit`).
+///
+/// # Examples
+///
+/// ```
+/// let e = chatmark::ResolveError::from(chatmark::SplitError::InvalidLimit(1));
+/// assert_eq!((e.code.as_str(), e.field), ("invalid_limit", "limit"));
+/// ```
+impl From<crate::SplitError> for ResolveError {
+    fn from(e: crate::SplitError) -> Self {
+        match e {
+            crate::SplitError::InvalidLimit(_) => {
+                ResolveError::new(ErrorCode::InvalidLimit, "limit", e.to_string())
+            }
         }
     }
 }

@@ -204,3 +204,76 @@ fn every_import_vector_passes() {
         failures.join("\n")
     );
 }
+
+/// The split vectors (spec section 8), public and our own: each line's `input` is a body
+/// with `limit`, split as `chatmark split --jsonl` does, against `expect_parts` or
+/// `expect_error`.
+const SPLIT_FILES: &[&str] = &["split.jsonl", "split_cases.jsonl"];
+
+#[test]
+fn every_split_vector_passes_s1_s5() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in SPLIT_FILES {
+        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let raw: Line<'_> = serde_json::from_str(line).unwrap();
+            let input = raw.input.unwrap().get();
+            let got = match chatmark::split_json(input, &chatmark::Limits::default()) {
+                Ok(parts) => json!({ "parts": parts }),
+                Err(e) => json!({ "error": e }),
+            };
+            let ok = match v.get("expect_error") {
+                Some(code) => got["error"]["code"] == *code,
+                None => got["parts"] == v["expect_parts"],
+            };
+            if !ok {
+                failures.push(format!("{file} {} [{}]\n  got: {got}", v["id"], v["rule"]));
+            }
+            total += 1;
+        }
+    }
+    assert!(total >= 50, "too few split vectors read: {total}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every split vector's message split from UTF-16 units gives the parts of UTF-8 text.
+#[test]
+fn split_vectors_split_alike_from_utf16_s5() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    for file in SPLIT_FILES {
+        let data = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in data.lines().filter(|l| !l.trim().is_empty()) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let Some(limit) = v["input"]["limit"].as_u64() else {
+                continue;
+            };
+            let body = v["input"].to_string();
+            let Ok(r) = chatmark::resolve_json(
+                &body,
+                &chatmark::Limits {
+                    max_text_len: 0,
+                    ..Default::default()
+                },
+                false,
+            ) else {
+                continue;
+            };
+            let f = r.formatted;
+            let f16 = chatmark::FormattedUtf16 {
+                text: f.text.encode_utf16().collect(),
+                text_styles: f.text_styles.clone(),
+            };
+            let a = chatmark::split(&f, limit as usize);
+            let b = chatmark::split_utf16(&f16, limit as usize).map(|parts| {
+                parts
+                    .iter()
+                    .map(chatmark::FormattedUtf16::to_formatted)
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(a, b, "{file} {}", v["id"]);
+        }
+    }
+}

@@ -10,8 +10,8 @@ pub use write::Answer;
 use serde_json::Value;
 
 use crate::normalize::normalize;
-use crate::resolve::{resolve, resolve_text, Limits, Resolved};
-use crate::{Diagnostic, ErrorCode, Formatted, ResolveError, TextStyle};
+use crate::resolve::{resolve, resolve_text, Field, Limits, Resolved, SendMessage};
+use crate::{split, Diagnostic, ErrorCode, Formatted, ResolveError, TextStyle};
 use read::{read_runs, replace_lone_surrogates, Body};
 
 fn invalid_json(field: &'static str, e: &serde_json::Error) -> ResolveError {
@@ -50,6 +50,69 @@ pub fn resolve_json(
     } else {
         resolve_text(&body, limits)
     }
+}
+
+/// Splits a body given as JSON text, `{"text", "parse_mode"?, "text_styles"?, "limit"?}`, as
+/// `chatmark split --jsonl` does (spec section 8): formats it as [`resolve_json`] does
+/// without `chat_id` but also without R1's length limit (long texts are what it is for),
+/// then [`split()`]s it. An empty text, or one empty once formatted (R4), gives no parts.
+/// `limit` (UTF-16 units) defaults to `limits.max_text_len` (R1's limit: every part fits
+/// it; no limit when that is 0); one that is not an integral number of at least 2 answers
+/// `invalid_limit` (S1), after the body's own errors.
+///
+/// # Examples
+///
+/// ```
+/// let limits = chatmark::Limits::default();
+/// let parts = chatmark::split_json(r#"{"text": "**one** two", "parse_mode": "markdown", "limit": 4}"#, &limits).unwrap();
+/// assert_eq!(parts.len(), 2);
+/// assert_eq!(parts[0].text, "one");
+/// assert!(chatmark::split_json(r#"{"text": ""}"#, &limits).unwrap().is_empty());
+/// let e = chatmark::split_json(r#"{"text": "x", "limit": 1}"#, &limits).unwrap_err();
+/// assert_eq!(e.code.as_str(), "invalid_limit");
+/// ```
+pub fn split_json(body: &str, limits: &Limits) -> Result<Vec<Formatted>, ResolveError> {
+    let body = replace_lone_surrogates(body);
+    let body = Body::read(&body, limits.max_text_styles).map_err(|e| invalid_json("body", &e))?;
+    let msg = body.send_message();
+    let unlimited = Limits {
+        max_text_len: 0,
+        ..*limits
+    };
+    let empty = |e: &ResolveError| e.code == ErrorCode::EmptyAfterFormatting;
+    let formatted = match resolve_text(&msg, &unlimited) {
+        Ok(r) => r.formatted,
+        Err(e) if empty(&e) => Formatted::default(),
+        Err(e) if e.code == ErrorCode::TextEmpty => {
+            // nothing to split, once the other fields have passed their checks
+            let probe = SendMessage {
+                text: Field::Value(" "),
+                ..msg.clone()
+            };
+            match resolve_text(&probe, &unlimited) {
+                Err(e) if !empty(&e) => return Err(e),
+                _ => Formatted::default(),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    let limit = match body.limit() {
+        Field::Absent | Field::Null if limits.max_text_len == 0 => usize::MAX,
+        Field::Absent | Field::Null => limits.max_text_len,
+        Field::Value(n) if n >= 2 => usize::try_from(n).unwrap_or(usize::MAX),
+        Field::Value(n) => return Err(invalid_limit(&format!(", not {n}"))),
+        Field::Invalid => return Err(invalid_limit("")),
+    };
+    Ok(split(&formatted, limit)?)
+}
+
+/// S1's error for a split body's `limit`, with what it was when that helps.
+fn invalid_limit(what: &str) -> ResolveError {
+    ResolveError::new(
+        ErrorCode::InvalidLimit,
+        "limit",
+        format!("limit must be an integer of at least 2{what}"),
+    )
 }
 
 /// Normalises client runs given as a JSON `text_styles` array (N1–N6): `invalid_json` when it

@@ -22,6 +22,8 @@ pub(crate) struct Body<'a> {
     text: Field<Cow<'a, str>>,
     parse_mode: Field<Cow<'a, str>>,
     text_styles: Field<Vec<Run<'a>>>,
+    /// A split's limit (S1): an integral number by value, as N1 reads `start`.
+    limit: Field<i64>,
 }
 
 #[derive(Debug)]
@@ -59,6 +61,11 @@ impl<'a> Body<'a> {
         };
         de.end()?;
         Ok(body)
+    }
+
+    /// The `limit` of a split body (S1).
+    pub(crate) fn limit(&self) -> Field<i64> {
+        self.limit.clone()
     }
 
     /// The text as sent: for the render tools, which take only `text` and `text_styles`.
@@ -163,6 +170,14 @@ pub(crate) fn integral(raw: &str) -> Option<i64> {
     (f.fract() == 0.0).then_some(f as i64)
 }
 
+/// A number field (`limit`): `null`, an integral number by value (N1's reading), or not.
+fn integral_field(raw: &RawValue) -> Field<i64> {
+    match kind(raw) {
+        b'n' => Field::Null,
+        _ => integral(raw.get()).map_or(Field::Invalid, Field::Value),
+    }
+}
+
 /// A string field (`text`, `parse_mode`): `null`, a string, or of the wrong type.
 fn string_field(raw: &RawValue) -> Field<Cow<'_, str>> {
     match kind(raw) {
@@ -197,6 +212,7 @@ enum Key {
     Text,
     ParseMode,
     TextStyles,
+    Limit,
     Other,
 }
 
@@ -214,6 +230,7 @@ impl<'de> de::Deserialize<'de> for Key {
                     "text" => Key::Text,
                     "parse_mode" => Key::ParseMode,
                     "text_styles" => Key::TextStyles,
+                    "limit" => Key::Limit,
                     _ => Key::Other,
                 })
             }
@@ -245,6 +262,7 @@ impl<'de> Visitor<'de> for BodyVisitor {
                 Key::ChatId => body.chat_id = chat_id_field(raw),
                 Key::Text => body.text = string_field(raw),
                 Key::ParseMode => body.parse_mode = string_field(raw),
+                Key::Limit => body.limit = integral_field(raw),
                 Key::TextStyles => {
                     body.text_styles = runs_field(raw, self.max_runs).map_err(de::Error::custom)?
                 }

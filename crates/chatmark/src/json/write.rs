@@ -10,7 +10,8 @@ use crate::{Diagnostic, ErrorCode, Formatted, ResolveError, TextStyle};
 
 /// One answer of a JSON front end, fields in wire order: a formatted message
 /// `{"text","text_styles","diagnostics"?}`, normalised runs `{"text_styles","diagnostics"?}`,
-/// a rendering `{"html"}` or `{"markdown","lossless","unexpressed"}`, or `{"error"}`.
+/// a rendering `{"html"}` or `{"markdown","lossless","unexpressed"}`, a split's
+/// `{"parts"}`, or `{"error"}`.
 ///
 /// # Examples
 ///
@@ -40,6 +41,8 @@ pub enum Answer<'a> {
     Html(&'a str),
     /// A markdown rendering and what it could not express (W2).
     Markdown(&'a Markdown),
+    /// The parts of a split message (S1–S4): `{"parts": [{"text", "text_styles"}, …]}`.
+    Parts(&'a [Formatted]),
     /// A refused input (R7).
     Error(&'a ResolveError),
 }
@@ -76,6 +79,11 @@ impl Serialize for Answer<'_> {
                 m.end()
             }
             Answer::Markdown(md) => md.serialize(serializer),
+            Answer::Parts(parts) => {
+                let mut m = serializer.serialize_map(Some(1))?;
+                m.serialize_entry("parts", parts)?;
+                m.end()
+            }
             Answer::Error(error) => {
                 let mut m = serializer.serialize_map(Some(1))?;
                 m.serialize_entry("error", error)?;
