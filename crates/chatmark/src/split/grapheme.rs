@@ -78,6 +78,10 @@ impl Class {
     }
 }
 
+/// Ranges whose characters are all of class [`Class::Other`] (the tests check it against the
+/// table): Latin-1's letters to the combining marks, and Latin Extended Additional.
+const FAST_OTHER: [core::ops::Range<u32>; 2] = [0xaf..0x300, 0x1e00..0x1f00];
+
 /// The class of `c`.
 pub(crate) fn class(c: char) -> Class {
     let c = u32::from(c);
@@ -88,6 +92,10 @@ pub(crate) fn class(c: char) -> Class {
             0..0x20 => Class::Control,
             _ => Class::Other,
         };
+    }
+    // Latin letters (Vietnamese among them) and symbols, without a table lookup
+    if FAST_OTHER.iter().any(|r| r.contains(&c)) {
+        return Class::Other;
     }
     // the last entry that starts at or before `c` (entries are `start << 5 | class`,
     // sorted, the first one starting at 0)
@@ -364,6 +372,23 @@ mod tests {
                 if let Some(c) = char::from_u32(cp) {
                     assert_eq!(class(c), probe(c), "U+{cp:04X}");
                 }
+            }
+        }
+    }
+
+    /// The ranges read without the table are of class Other in it.
+    #[test]
+    fn fast_ranges_are_other() {
+        for r in FAST_OTHER {
+            for cp in r {
+                let c = char::from_u32(cp).unwrap();
+                let k = CLASSES.partition_point(|&e| e >> 5 <= cp);
+                assert_eq!(
+                    Class::from_bits(CLASSES[k - 1] & 31),
+                    Class::Other,
+                    "U+{cp:04X}"
+                );
+                assert_eq!(class(c), Class::Other);
             }
         }
     }

@@ -96,6 +96,14 @@ impl SplitError {
 /// ```
 pub fn split(formatted: &Formatted, limit: usize) -> Result<Vec<Formatted>, SplitError> {
     let text = formatted.text.as_str();
+    // S1: most messages fit
+    if limit >= 2 && text.len() <= limit {
+        return Ok(if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![formatted.clone()]
+        });
+    }
     let pieces = pieces(text, limit)?;
     Ok(parts(&pieces, &formatted.text_styles, |p| {
         text.get(p.start..p.end).unwrap_or_default().to_owned()
@@ -138,21 +146,18 @@ fn parts<S, F: From<(S, Vec<TextStyle>)>>(
             while runs.get(first).is_some_and(|r| r.end() <= p.start16) {
                 first += 1;
             }
-            let clipped = runs
-                .get(first..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|r| r.start < p.end16)
-                .filter_map(|r| {
-                    let start = r.start.max(p.start16);
-                    let end = r.end().min(p.end16);
-                    (end > start).then(|| TextStyle {
-                        start: start - p.start16,
-                        len: end - start,
-                        st: r.st,
-                    })
+            let reaching = runs.get(first..).unwrap_or_default();
+            let count = reaching.iter().take_while(|r| r.start < p.end16).count();
+            let mut clipped = Vec::with_capacity(count);
+            clipped.extend(reaching.iter().take(count).filter_map(|r| {
+                let start = r.start.max(p.start16);
+                let end = r.end().min(p.end16);
+                (end > start).then(|| TextStyle {
+                    start: start - p.start16,
+                    len: end - start,
+                    st: r.st,
                 })
-                .collect();
+            }));
             F::from((text_of(p), clipped))
         })
         .collect()
@@ -185,42 +190,46 @@ fn pieces<T: Text>(text: T, limit: usize) -> Result<Vec<Piece>, SplitError> {
         return Err(SplitError::InvalidLimit(limit));
     }
     let n = text.len();
-    let n16 = text.utf16_len(0, n);
-    let mut out = Vec::new();
+    // at most two parts per limit's worth of units, and a unit takes a code unit or more
+    let mut out = Vec::with_capacity(2 * n / limit + 2);
     let mut s = Splitter {
         text,
         limit,
         run: None,
         long: None,
+        window: Window::default(),
     };
     let (mut p, mut p16) = (0, 0);
+    let half = limit.div_ceil(2);
     while p < n {
-        if n16 - p16 <= limit {
+        // the window: a cut at `e` in lo..=hi leaves the part half full or more (S3); `lo`
+        // is found by counting only when the scan finds no cut (bytes: `near` is at or
+        // before it, and each cut found is measured)
+        let (hi, hi16) = text.advance(p, limit);
+        let hi16 = p16 + hi16;
+        if hi == n {
+            // the rest fits (S1)
             out.push(Piece {
                 start: p,
                 end: n,
                 start16: p16,
-                end16: n16,
+                end16: hi16,
             });
             break;
         }
-        // the window: a cut at `e` in lo..=hi leaves the part half full or more (S3)
-        let half = limit.div_ceil(2);
-        let (mut lo, mut lo16) = text.advance(p, half);
-        if lo16 < half {
-            // a surrogate pair straddles `half`: the first boundary past it
-            let (_, w) = text.char_at(lo).unwrap_or(('\0', 1));
-            lo += w;
-            lo16 = text.utf16_len(p, lo);
-        }
-        let (hi, more) = text.advance(lo, limit - lo16);
-        let (e, next) = s.scan(p, lo, hi).unwrap_or_else(|| s.walk(p, lo, hi));
-        let e16 = if e >= lo {
-            p16 + lo16 + text.utf16_len(lo, e)
+        s.window = Window {
+            p,
+            near: text.near(p, half),
+            hi,
+            hi16: hi16 - p16,
+            half,
+        };
+        let (e, next) = s.scan().unwrap_or_else(|| s.walk());
+        let e16 = if e >= s.window.near {
+            hi16 - text.utf16_len(e, hi)
         } else {
             p16 + text.utf16_len(p, e)
         };
-        debug_assert!(e16 - p16 <= lo16 + more);
         if e > p {
             out.push(Piece {
                 start: p,
@@ -246,13 +255,27 @@ struct Run {
     breaks: u8,
 }
 
-/// The state of one split: the text, and what is measured once however many windows see it
-/// (S5): the last white-space run found, and a cluster longer than the limit.
+/// The state of one split: the text, what is measured once however many windows see it
+/// (S5): the last white-space run found, and a cluster longer than the limit; and the
+/// current part's window.
 struct Splitter<T> {
     text: T,
     limit: usize,
     run: Option<Run>,
     long: Option<(usize, usize)>,
+    window: Window,
+}
+
+/// The window of the part that starts at `p`: cuts up to `hi` (`hi16` UTF-16 units on)
+/// leave it within the limit, and those `half` units on or more leave it half full (S3);
+/// `near` is at or before the first of those.
+#[derive(Clone, Copy, Debug, Default)]
+struct Window {
+    p: usize,
+    near: usize,
+    hi: usize,
+    hi16: usize,
+    half: usize,
 }
 
 impl<T: Text> Splitter<T> {
@@ -277,13 +300,14 @@ impl<T: Text> Splitter<T> {
         // as whole clusters (GB9b: a prepended mark takes the space after it; GB9, GB9a: a
         // space takes the marks after it)
         let (mut e, mut s) = (a, b);
+        // (no prepended mark is below U+0600, no mark below U+0300)
         if let (Some((before, _)), Some((first, w))) = (t.char_before(a), t.char_at(a)) {
-            if !pair_breaks(class(before), class(first)) {
+            if before >= '\u{600}' && !pair_breaks(class(before), class(first)) {
                 e += w;
             }
         }
         if let (Some((last, w)), Some((after, _))) = (t.char_before(b), t.char_at(b)) {
-            if !pair_breaks(class(last), class(after)) {
+            if after >= '\u{300}' && !pair_breaks(class(last), class(after)) {
                 s -= w;
             }
         }
@@ -303,57 +327,126 @@ impl<T: Text> Splitter<T> {
     /// S3's kinds 1 to 4 (white space and sentence ends), read backward from `hi` down to
     /// `lo`: the cut `(end of the part, start of the next)` of the strongest kind with a
     /// candidate in `lo..=hi`, its last one; `None` when no kind has one.
-    fn scan(&mut self, p: usize, lo: usize, hi: usize) -> Option<(usize, usize)> {
+    ///
+    /// The last run of white space is found first (the last word); below it only the bytes
+    /// that can make a stronger cut are looked at — line breaks, and the characters that end
+    /// a sentence — so the spaces between words cost nothing more.
+    fn scan(&mut self) -> Option<(usize, usize)> {
         let t = self.text;
+        let Window { p, near, hi, .. } = self.window;
         let mut best: [Option<(usize, usize)>; 4] = [None; 4];
+        // from a few units below the window: a `。` that starts there may end in it
+        let floor = near.saturating_sub(3).max(p);
         let mut y = hi;
-        // from a few units below `lo`: a `。` that starts there may end in the window
-        let floor = lo.saturating_sub(3).max(p);
-        while let Some(k) = t.rfind_special(floor, y) {
+        // the last white space (which may go on past `hi`), and any `。` after it
+        loop {
+            let Some(k) = t.rfind_special(floor, y) else {
+                return best.into_iter().flatten().next();
+            };
             let Some((c, w)) = t.char_at(k) else { break };
-            if c.is_whitespace() {
+            let below = if c.is_whitespace() {
                 let run = self.run_at(k);
-                if run.e < run.s && (lo..=hi).contains(&run.e) && run.e > p {
-                    let kind = match run.breaks {
-                        2 => 0,
-                        1 => 1,
-                        _ if t.char_before(run.e).is_some_and(|(c, _)| ends_sentence(c)) => 2,
-                        _ => 3,
-                    };
-                    if let Some(slot) = best.get_mut(kind) {
-                        slot.get_or_insert((run.e, run.s));
-                    }
-                    if kind == 0 {
-                        break;
-                    }
+                self.record(&mut best, run);
+                if run.e < near {
+                    return best.into_iter().flatten().next();
                 }
-                if run.a <= floor {
-                    break;
-                }
-                y = run.a - 1;
+                run.a
             } else {
-                // `。` `！` `？` not followed by white space (else its run counted above)
-                let after = k + w;
-                if matches!(c, '。' | '！' | '？') && (lo..=hi).contains(&after) {
-                    if let Some((next, _)) = t.char_at(after) {
-                        if pair_breaks(class(c), class(next)) && !self.run_starts(after) {
-                            best[2].get_or_insert((after, after));
-                        }
-                    }
-                }
-                if k <= floor {
-                    break;
-                }
-                y = k - 1;
+                self.cjk(&mut best, c, k + w);
+                k
+            };
+            if below <= floor {
+                return best.into_iter().flatten().next();
             }
+            y = below - 1;
+            if best[3].is_some() || best[2].is_some() {
+                break;
+            }
+        }
+        // below it: line breaks and sentence ends, then line breaks alone
+        while best[0].is_none() {
+            let breaks_only = best[1].is_some() || best[2].is_some();
+            let found = if breaks_only {
+                t.rfind_newline(floor, y)
+            } else {
+                t.rfind_strong(floor, y)
+            };
+            let Some(k) = found else { break };
+            let Some((c, w)) = t.char_at(k) else { break };
+            let mut below = k;
+            if c == '\n' {
+                let run = self.run_at(k);
+                self.record(&mut best, run);
+                below = run.a;
+            } else if ends_sentence(c) {
+                if self.run_starts(k + w) {
+                    let run = self.run_at(k + w);
+                    self.record(&mut best, run);
+                } else {
+                    self.cjk(&mut best, c, k + w);
+                }
+            }
+            if below <= floor {
+                break;
+            }
+            y = below - 1;
         }
         best.into_iter().flatten().next()
     }
 
+    /// Whether a cut at `e` (in the window, at most `hi`) leaves the part half full.
+    fn half_full(&self, e: usize) -> bool {
+        let w = self.window;
+        e >= w.near && e <= w.hi && w.hi16 - self.text.utf16_len(e, w.hi) >= w.half
+    }
+
+    /// Records the cut after `。` `！` `？` (`c`, ending at `after`) as a sentence end when
+    /// no white space follows it (else its run is the cut) and it ends a cluster.
+    fn cjk(&mut self, best: &mut [Option<(usize, usize)>; 4], c: char, after: usize) {
+        if !matches!(c, '。' | '！' | '？') || best[2].is_some() || !self.half_full(after) {
+            return;
+        }
+        if let Some((next, _)) = self.text.char_at(after) {
+            if pair_breaks(class(c), class(next)) && !self.run_starts(after) {
+                best[2] = Some((after, after));
+            }
+        }
+    }
+
+    /// Records `run` in `best` under its kind (0 to 3: paragraph, line, sentence, word) when
+    /// it is a cut in the window (whole clusters, leaving the part half full) and the first
+    /// of its kind.
+    fn record(&self, best: &mut [Option<(usize, usize)>; 4], run: Run) {
+        if run.e >= run.s || run.e <= self.window.p || !self.half_full(run.e) {
+            return;
+        }
+        let kind = match run.breaks {
+            2 => 0,
+            1 => 1,
+            _ if self
+                .text
+                .char_before(run.e)
+                .is_some_and(|(c, _)| ends_sentence(c)) =>
+            {
+                2
+            }
+            _ => 3,
+        };
+        if let Some(slot) = best.get_mut(kind) {
+            slot.get_or_insert((run.e, run.s));
+        }
+    }
+
     /// S3's kinds 5 and 6 and the last resort, when [`Splitter::scan`] found nothing: a
     /// walk over the clusters from `p` (a boundary, or inside the long cluster) to `hi`.
-    fn walk(&mut self, p: usize, lo: usize, hi: usize) -> (usize, usize) {
+    fn walk(&mut self) -> (usize, usize) {
+        let Window { p, hi, half, .. } = self.window;
         let n = self.text.len();
+        // the first boundary that leaves the part half full (`near` only bounds it)
+        let (mut lo, lo16) = self.text.advance(p, half);
+        if lo16 < half {
+            lo += self.text.char_at(lo).map_or(0, |(_, w)| w);
+        }
         let mut c = Candidates::default();
         let mut x = p;
         // inside the long cluster: its code points, then its end
@@ -483,8 +576,16 @@ trait Text: Copy {
     /// The farthest character boundary from `from` within `n` UTF-16 units, and how many
     /// units that is.
     fn advance(self, from: usize, n: usize) -> (usize, usize);
+    /// A position at or before the first one `half` UTF-16 units after `from`, found
+    /// without counting (bytes: a unit takes one or more).
+    fn near(self, from: usize, half: usize) -> usize;
     /// The last position in `lo..=hi` whose unit may start white space or `。！？`.
     fn rfind_special(self, lo: usize, hi: usize) -> Option<usize>;
+    /// The last position in `lo..=hi` of a `\n`.
+    fn rfind_newline(self, lo: usize, hi: usize) -> Option<usize>;
+    /// The last position in `lo..=hi` whose unit may start `\n` or a character that ends a
+    /// sentence ([`ends_sentence`]).
+    fn rfind_strong(self, lo: usize, hi: usize) -> Option<usize>;
 }
 
 /// Whether a byte may start a `White_Space` character or `。！？`: the ASCII white space, and
@@ -499,14 +600,26 @@ impl Text for &str {
         str::len(self)
     }
 
+    #[inline]
     fn char_at(self, k: usize) -> Option<(char, usize)> {
-        let c = self.get(k..)?.chars().next()?;
-        Some((c, c.len_utf8()))
+        match self.as_bytes().get(k) {
+            Some(&b) if b < 0x80 => Some((char::from(b), 1)),
+            _ => {
+                let c = self.get(k..)?.chars().next()?;
+                Some((c, c.len_utf8()))
+            }
+        }
     }
 
+    #[inline]
     fn char_before(self, k: usize) -> Option<(char, usize)> {
-        let c = self.get(..k)?.chars().next_back()?;
-        Some((c, c.len_utf8()))
+        match self.as_bytes().get(k.checked_sub(1)?) {
+            Some(&b) if b < 0x80 => Some((char::from(b), 1)),
+            _ => {
+                let c = self.get(..k)?.chars().next_back()?;
+                Some((c, c.len_utf8()))
+            }
+        }
     }
 
     fn utf16_len(self, a: usize, b: usize) -> usize {
@@ -516,36 +629,71 @@ impl Text for &str {
     fn advance(self, from: usize, n: usize) -> (usize, usize) {
         let bytes = self.as_bytes();
         let (mut pos, mut left) = (from, n);
-        // `left` bytes hold at most `left` units: count them a chunk at a time
-        while left >= 16 {
+        // `left` bytes hold at most `left` units: count them a chunk at a time, each chunk
+        // cut back to a character boundary, until one gains nothing
+        while left > 0 {
             let mut end = (pos + left).min(bytes.len());
             while end > pos && !self.is_char_boundary(end) {
                 end -= 1;
             }
-            if end <= pos {
-                break;
+            if end > pos {
+                left -= self.utf16_len(pos, end);
+                pos = end;
+                continue;
             }
-            left -= self.utf16_len(pos, end);
-            pos = end;
-            if end == bytes.len() {
-                return (pos, n - left);
+            // a character of more bytes than units left, which may still fit
+            match self.char_at(pos) {
+                Some((c, w)) if c.len_utf16() <= left => {
+                    left -= c.len_utf16();
+                    pos += w;
+                }
+                _ => break,
             }
-        }
-        while let Some((c, w)) = self.char_at(pos) {
-            if c.len_utf16() > left {
-                break;
-            }
-            left -= c.len_utf16();
-            pos += w;
         }
         (pos, n - left)
     }
 
+    fn near(self, from: usize, half: usize) -> usize {
+        from.saturating_add(half).min(str::len(self))
+    }
+
     fn rfind_special(self, lo: usize, hi: usize) -> Option<usize> {
-        let bytes = self
-            .as_bytes()
-            .get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
-        bytes.iter().rposition(|&b| special8(b)).map(|k| lo + k)
+        let bytes = self.as_bytes();
+        let top = bytes.get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
+        let mut end = top.len();
+        while let Some(k) = top.get(..end)?.iter().rposition(|&b| special8(b)) {
+            let b = top.get(k).copied().unwrap_or(0);
+            // the byte after a lead tells most of its other characters apart
+            let second = bytes.get(lo + k + 1).copied().unwrap_or(0);
+            let maybe = match b {
+                0xc2 => matches!(second, 0x85 | 0xa0),
+                0xe1 => second == 0x9a,
+                0xe2 => matches!(second, 0x80 | 0x81),
+                0xe3 => second == 0x80,
+                0xef => second == 0xbc,
+                _ => true,
+            };
+            if maybe {
+                return Some(lo + k);
+            }
+            end = k;
+        }
+        None
+    }
+
+    fn rfind_strong(self, lo: usize, hi: usize) -> Option<usize> {
+        let bytes = self.as_bytes();
+        let top = bytes.get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
+        // `…` is E2 80 A6, `。` E3 80 82, `！` and `？` EF BC 81/9F
+        top.iter()
+            .rposition(|&b| matches!(b, b'\n' | b'.' | b'!' | b'?' | 0xe2 | 0xe3 | 0xef))
+            .map(|k| lo + k)
+    }
+
+    fn rfind_newline(self, lo: usize, hi: usize) -> Option<usize> {
+        let bytes = self.as_bytes();
+        let top = bytes.get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
+        top.iter().rposition(|&b| b == b'\n').map(|k| lo + k)
     }
 }
 
@@ -591,9 +739,31 @@ impl Text for &[u16] {
         (end, end - from)
     }
 
+    fn near(self, from: usize, half: usize) -> usize {
+        from.saturating_add(half).min(<[u16]>::len(self))
+    }
+
     fn rfind_special(self, lo: usize, hi: usize) -> Option<usize> {
         let units = self.get(lo..=hi.min(<[u16]>::len(self).saturating_sub(1)))?;
         units.iter().rposition(|&u| special16(u)).map(|k| lo + k)
+    }
+
+    fn rfind_strong(self, lo: usize, hi: usize) -> Option<usize> {
+        let units = self.get(lo..=hi.min(<[u16]>::len(self).saturating_sub(1)))?;
+        units
+            .iter()
+            .rposition(|&u| {
+                matches!(
+                    u,
+                    0x0a | 0x2e | 0x21 | 0x3f | 0x2026 | 0x3002 | 0xff01 | 0xff1f
+                )
+            })
+            .map(|k| lo + k)
+    }
+
+    fn rfind_newline(self, lo: usize, hi: usize) -> Option<usize> {
+        let units = self.get(lo..=hi.min(<[u16]>::len(self).saturating_sub(1)))?;
+        units.iter().rposition(|&u| u == 0x0a).map(|k| lo + k)
     }
 }
 
