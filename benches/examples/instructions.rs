@@ -32,19 +32,36 @@ const FLOORS: [(&str, &str, f64); 3] = [
 /// The floor of the import's ratio (see [`FLOORS`]), never below 1/1.3.
 const FLOOR_COMMONMARK: f64 = 0.80;
 
+/// Lowest accepted ratio of `parse_markdown`'s instructions over the corpus to `split`'s of
+/// its parsed messages at `limit` 200 (spec section 8). Issue 48 asks for 2 (split at most
+/// half of parsing); it measured 1.29 when split landed (6.22 M against 4.82 M, of which
+/// about 1.5 M are the parts' allocations and frees), so the floor is 5% below that until
+/// the scans are vectorised. Ratchet it up; never down.
+const FLOOR_SPLIT: f64 = 1.22;
+
+/// The limit of the `split` case.
+const SPLIT_LIMIT: usize = 200;
+
 /// The measured cases: (name, what it runs).
-const CASES: [&str; 6] = [
+const CASES: [&str; 7] = [
     "markdown",
     "pulldown-cmark",
     "html",
     "html5ever",
     "commonmark",
     "pulldown-cmark-gfm",
+    "split",
 ];
 
 fn run(case: &str, passes: usize) {
     let (md, html) = chatmark_benches::corpus(false);
     let answers = chatmark_benches::answers();
+    // split's input, made once: start-up, which the 1-pass and 3-pass runs share
+    let parsed: Vec<chatmark::Formatted> = if case == "split" {
+        md.iter().map(|m| chatmark::parse_markdown(m)).collect()
+    } else {
+        Vec::new()
+    };
     for _ in 0..passes {
         match case {
             "markdown" => md
@@ -64,6 +81,9 @@ fn run(case: &str, passes: usize) {
                 .for_each(|a| drop(black_box(chatmark::from_commonmark(black_box(a))))),
             "pulldown-cmark-gfm" => answers.iter().for_each(|a| {
                 black_box(peers::pulldown_gfm_events(black_box(a)));
+            }),
+            "split" => parsed.iter().for_each(|f| {
+                drop(black_box(chatmark::split(black_box(f), SPLIT_LIMIT)));
             }),
             _ => panic!("unknown case {case}"),
         }
@@ -156,6 +176,16 @@ fn main() -> ExitCode {
         println!("{ours}: {peer} / chatmark = {ratio:.2} (floor {floor:.2}) {verdict}");
         ok &= ratio >= floor;
     }
+    let ratio = get("markdown") / get("split").max(1.0);
+    let verdict = if ratio >= FLOOR_SPLIT {
+        "ok"
+    } else {
+        "BELOW FLOOR"
+    };
+    println!(
+        "split: parse_markdown / split at limit {SPLIT_LIMIT} = {ratio:.2} (floor {FLOOR_SPLIT:.2}) {verdict}"
+    );
+    ok &= ratio >= FLOOR_SPLIT;
     if ok {
         ExitCode::SUCCESS
     } else {
