@@ -18,6 +18,7 @@ declare namespace m {
   export type RawTextStyle = chatmark.RawTextStyle;
   export type ResolveOptions = chatmark.ResolveOptions;
   export type SendMessageBody = chatmark.SendMessageBody;
+  export type SplitOptions = chatmark.SplitOptions;
   export type StyleCode = chatmark.StyleCode;
   export type TextStyle = chatmark.TextStyle;
   export type Unexpressed = chatmark.Unexpressed;

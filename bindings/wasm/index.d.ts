@@ -229,6 +229,30 @@ export declare function toHtml(formatted: Formatted): string;
 /** Renders a formatted message as markdown, reporting what it could not express (W2). */
 export declare function toMarkdown(formatted: Formatted): Markdown;
 
+/** The options of `split`. */
+export interface SplitOptions {
+  /** Most UTF-16 units of text per part (R1's limit, 2000, when absent); at least 2. */
+  limit?: number | null;
+}
+
+/**
+ * Splits a message longer than the limit into parts that can each be sent as one message
+ * (spec section 8): cut at paragraphs, lines, sentence ends, words, then grapheme clusters,
+ * each part with its own canonical runs. Takes what `parse` returns (client runs are
+ * normalised first); a text that fits is one part, an empty one none. Throws
+ * `invalid_limit` for a limit that is not an integer of at least 2.
+ *
+ * @example
+ * const parts = split(parseMarkdown(longText), { limit: 4096 });
+ */
+export declare function split(
+  formatted: Formatted | { text: string; text_styles?: readonly RawTextStyle[] | null },
+  options?: SplitOptions,
+): Formatted[];
+
+/** The JSONL contract of `chatmark split --jsonl` for one line: `{"parts":[…]}` or `{"error":…}` as JSON text. */
+export declare function splitJsonl(line: string): string;
+
 /** The engine's version, style codes and build flavour, read from the wasm (for tests and bug reports). */
 export declare function about(): About;
 /**

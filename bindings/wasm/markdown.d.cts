@@ -16,6 +16,7 @@ declare namespace m {
   export type RawTextStyle = markdown.RawTextStyle;
   export type ResolveOptions = markdown.ResolveOptions;
   export type SendMessageBody = markdown.SendMessageBody;
+  export type SplitOptions = markdown.SplitOptions;
   export type StyleCode = markdown.StyleCode;
   export type TextStyle = markdown.TextStyle;
   export type WithDiagnostics<T> = markdown.WithDiagnostics<T>;

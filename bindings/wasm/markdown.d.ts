@@ -5,11 +5,11 @@ import type { DiagnosticsOption, Formatted, ParseMode, WithDiagnostics } from '.
 
 export type {
   About, Diagnostic, DiagnosticCode, DiagnosticsOption, ErrorCode, Formatted, RawTextStyle,
-  ResolveOptions, SendMessageBody, StyleCode, TextStyle, WithDiagnostics,
+  ResolveOptions, SendMessageBody, SplitOptions, StyleCode, TextStyle, WithDiagnostics,
 } from './index.js';
 export {
   ChatmarkError, STYLE_CODES, about, default, init, markReady, normalizeStyles, parseMarkdown,
-  resolveSendMessage, toHtml, version,
+  resolveSendMessage, split, splitJsonl, toHtml, version,
 } from './index.js';
 
 /** What `chatmark/markdown` parses; `plain` is the absence of `parse_mode`. */

@@ -5,7 +5,11 @@
 // is a body {"text","parse_mode"?,"text_styles"?}, resolved without the chat_id check; each
 // stdout line is {"text","text_styles"} or {"error":{"code","field","message"}}, one per
 // input line, in order, with U+2028/U+2029 escaped. A last line without \n counts too.
-import { resolveJsonl } from '../js/node.js';
+// With --split, the contract of `chatmark split --jsonl` (spec section 8): each body may
+// carry a "limit", and each answer is {"parts":[{"text","text_styles"},...]} or {"error"}.
+import { resolveJsonl, splitJsonl } from '../js/node.js';
+
+const answerLine = process.argv.includes('--split') ? splitJsonl : resolveJsonl;
 
 // fatal: false, so bad bytes become U+FFFD; a byte-order mark is dropped at the start of
 // the input only, as `chatmark --jsonl` does (a decoder would drop it from every line)
@@ -28,7 +32,7 @@ function answer(bytes) {
   if (first && line.startsWith('\ufeff')) line = line.slice(1);
   first = false;
   if (line.endsWith('\r')) line = line.slice(0, -1);
-  const s = `${resolveJsonl(line)}\n`;
+  const s = `${answerLine(line)}\n`;
   out.push(s);
   outBytes += s.length;
 }

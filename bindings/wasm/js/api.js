@@ -46,3 +46,10 @@ export const toHtml = api.toHtml;
  * `unexpressed` lists what markdown could not say (empty exactly when `lossless`).
  */
 export const toMarkdown = api.toMarkdown;
+/**
+ * Splits `{text, text_styles}` into parts of at most `options.limit` UTF-16 units (default
+ * 2000), each `{text, text_styles}` to send as one message (spec section 8).
+ */
+export const split = api.split;
+/** The JSONL contract of `chatmark split --jsonl` for one line (never throws on input). */
+export const splitJsonl = api.splitJsonl;

@@ -769,6 +769,88 @@ export function createApi({ html, entry }) {
     return readMarkdown(mem);
   }
 
+  /**
+   * Splits `{text, text_styles}` (what parse returns; runs are normalised first) into parts
+   * of at most `options.limit` UTF-16 units (default 2000, R1's), each `{text, text_styles}`
+   * to send on its own (spec section 8). The text goes to the engine as the string's UTF-16
+   * units. A limit that is not an integer of at least 2 throws `invalid_limit` (S1).
+   */
+  function split(message, options) {
+    ready();
+    const lim = options ? jv(options.limit, 'limit') : undefined;
+    let limit = 2000;
+    if (lim !== undefined && lim !== null) {
+      // N1's reading of numbers: by value, Infinity saturating
+      if (typeof lim !== 'number' || !(Number.isInteger(lim) || Math.abs(lim) === Infinity)) {
+        throw new ChatmarkError('invalid_limit', 'limit', 'limit must be an integer of at least 2');
+      }
+      limit = Math.max(0, Math.min(lim, 0xffffffff));
+    }
+    const [text, runs] = asJson('formatted', () => {
+      const f = jv(message, '');
+      const t = isObject(f) ? member(f, 'text') : undefined;
+      if (t === undefined || t === null) throw new ChatmarkError('missing_text', 'text', 'text is required');
+      checkText(t);
+      const styles = member(f, 'text_styles');
+      if (styles !== undefined && styles !== null && !Array.isArray(styles)) throw invalidStyles();
+      if (styles) checkRunCount(styles);
+      return [t, styles ? readRuns(styles) : []];
+    });
+    putMessage(mem, [], runs);
+    const n = mem.putUnits(text);
+    const status = mem.ex.split(n, runs.length, limit) >>> 0;
+    if (status !== OK) throw new ChatmarkError('internal_error', '', `the engine answered status ${status}`);
+    let o = mem.answer();
+    const u32 = mem.u32;
+    const parts = new Array(u32[o++]);
+    for (let k = 0, at = 0; k < parts.length; k++) {
+      const len = u32[o++];
+      const partRuns = new Array(u32[o++]);
+      o = readRunsAt(mem, o, partRuns, partRuns.length);
+      parts[k] = { text: mem.str(at, len), text_styles: partRuns };
+      at += len;
+    }
+    return parts;
+  }
+
+  /**
+   * The JSONL contract of `chatmark split --jsonl` for one line: a body `{text, parse_mode?,
+   * text_styles?, limit?}` formatted as resolveJsonl does but without R1's length limit, then
+   * split: the JSON text of `{parts}` or `{error}`. An empty text (once formatted) gives no
+   * parts. Never throws on input.
+   */
+  function splitJsonl(line) {
+    let body;
+    try {
+      body = JSON.parse(String(line));
+    } catch (e) {
+      return jsonLine({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
+    }
+    const opts = { checkChatId: false, maxTextLen: 0 };
+    const nothing = (e) => e instanceof ChatmarkError && e.code === 'empty_after_formatting';
+    try {
+      let f;
+      try {
+        f = resolveSendMessage(body, opts);
+      } catch (e) {
+        if (!nothing(e) && !(e instanceof ChatmarkError && e.code === 'text_empty')) throw e;
+        // an empty text is still checked for its other fields
+        if (e.code === 'text_empty') {
+          try {
+            resolveSendMessage({ ...body, text: ' ' }, opts);
+          } catch (e2) {
+            if (!nothing(e2)) throw e2;
+          }
+        }
+        f = { text: '', text_styles: [] };
+      }
+      return jsonLine({ parts: split(f, { limit: isObject(body) ? member(body, 'limit') : undefined }) });
+    } catch (e) {
+      if (e instanceof ChatmarkError) return jsonLine({ error: e.toJSON() });
+      return jsonLine({ error: { code: 'internal_error', field: '', message: String(e) } });
+    }
+  }
+
   /** The engine's version and style codes, as the wasm says them (for the tests). */
   function about() {
     ready().ex.about();
@@ -790,6 +872,8 @@ export function createApi({ html, entry }) {
     resolveJsonl: (line) => resolveJsonl(resolveSendMessage, line),
     toHtml,
     toMarkdown,
+    split,
+    splitJsonl,
     about,
   };
 }

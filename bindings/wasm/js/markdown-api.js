@@ -23,3 +23,10 @@ export const normalizeStyles = api.normalizeStyles;
 export const resolveSendMessage = api.resolveSendMessage;
 /** Renders `{text, text_styles}` as an HTML fragment (W1); runs are normalised first. */
 export const toHtml = api.toHtml;
+/**
+ * Splits `{text, text_styles}` into parts of at most `options.limit` UTF-16 units (default
+ * 2000), each `{text, text_styles}` to send as one message (spec section 8).
+ */
+export const split = api.split;
+/** The JSONL contract of `chatmark split --jsonl` for one line (never throws on input). */
+export const splitJsonl = api.splitJsonl;

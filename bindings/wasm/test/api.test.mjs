@@ -365,3 +365,67 @@ test('a refusal that grew wasm memory leaves the next call working (chatmark/mar
     text_styles: [{ start: 0, len: 5, st: ['b'] }],
   });
 });
+
+test('split cuts what parse returns into sendable parts, runs and all (S1-S4)', () => {
+  for (const api of [chatmark, markdown]) {
+    const parts = api.split(api.parseMarkdown('**bold words** and *more* text'), { limit: 12 });
+    assert.deepEqual(parts, [
+      { text: 'bold words', text_styles: [{ start: 0, len: 10, st: ['b'] }] },
+      { text: 'and more', text_styles: [{ start: 4, len: 4, st: ['i'] }] },
+      { text: 'text', text_styles: [] },
+    ]);
+    // a text that fits is one part; an empty one none; the default limit is R1's 2000
+    assert.deepEqual(api.split({ text: 'short' }), [{ text: 'short', text_styles: [] }]);
+    assert.deepEqual(api.split({ text: '', text_styles: null }), []);
+    assert.equal(api.split({ text: 'ab '.repeat(1000) }).length, 2);
+    // client runs are normalised first (N1-N5), then clipped
+    assert.deepEqual(api.split({ text: 'ab cd', text_styles: [{ start: 1, len: 99, st: 'u' }] }, { limit: 2 }), [
+      { text: 'ab', text_styles: [{ start: 1, len: 1, st: ['u'] }] },
+      { text: 'cd', text_styles: [{ start: 0, len: 2, st: ['u'] }] },
+    ]);
+    // never inside a surrogate pair; a lone surrogate is one U+FFFD (C5, L2)
+    assert.deepEqual(
+      api.split({ text: '😀😀😀' }, { limit: 3 }).map((p) => p.text),
+      ['😀', '😀', '😀'],
+    );
+    assert.deepEqual(
+      api.split({ text: 'a\ud800 b' }, { limit: 2 }).map((p) => p.text),
+      ['a\ufffd', 'b'],
+    );
+  }
+});
+
+test('split refuses a limit that is not an integer of at least 2, and bad messages (S1)', () => {
+  for (const limit of [0, 1, -5, 1.5, '10', true, Number.NEGATIVE_INFINITY]) {
+    assert.throws(
+      () => chatmark.split({ text: 'text' }, { limit }),
+      (e) => e instanceof ChatmarkError && e.code === 'invalid_limit' && e.field === 'limit',
+      String(limit),
+    );
+  }
+  assert.equal(chatmark.split({ text: 'a b' }, { limit: Number.POSITIVE_INFINITY }).length, 1);
+  // NaN reads as JSON writes it, null: the default limit
+  assert.equal(chatmark.split({ text: 'a b' }, { limit: Number.NaN }).length, 1);
+  assert.throws(
+    () => chatmark.split({}),
+    (e) => e.code === 'missing_text',
+  );
+  assert.throws(
+    () => chatmark.split({ text: 5 }),
+    (e) => e.code === 'invalid_text',
+  );
+  assert.throws(
+    () => chatmark.split({ text: 'x', text_styles: {} }),
+    (e) => e.code === 'invalid_text_styles',
+  );
+  const line = JSON.parse(chatmark.splitJsonl('{"text":"one two","limit":4}'));
+  assert.deepEqual(
+    line.parts.map((p) => p.text),
+    ['one', 'two'],
+  );
+  assert.equal(JSON.parse(chatmark.splitJsonl('{"text":"x","limit":1}')).error.code, 'invalid_limit');
+  assert.equal(
+    JSON.parse(markdown.splitJsonl('{"text":"<b>x</b>","parse_mode":"html"}')).error.code,
+    'unsupported_parse_mode',
+  );
+});

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { judge, pkgRoot, vectorFiles } from './helpers.mjs';
+import { judge, judgeSplit, pkgRoot, splitVectorFiles, vectorFiles } from './helpers.mjs';
 
 test('every vector through the chatmark-jsonl bin', () => {
   const vectors = vectorFiles().flatMap((f) => f.vectors);
@@ -46,4 +46,20 @@ test('the bin skips a byte-order mark opening the input and escapes U+2028/U+202
   // elsewhere U+FEFF is a body's first character, which is no JSON
   assert.equal(JSON.parse(lines[1]).error.code, 'invalid_json');
   assert.equal(lines[2], '{"text":"x\\u2028y\\u2029","text_styles":[]}');
+});
+
+test('every split vector through the chatmark-jsonl bin with --split (S1-S5)', () => {
+  const vectors = splitVectorFiles().flatMap((f) => f.vectors);
+  const input = `${vectors.map((v) => `${JSON.stringify(v.input)}\n`).join('')}not json\n`;
+  const p = spawnSync(process.execPath, [join(pkgRoot, 'bin', 'chatmark-jsonl.mjs'), '--split'], {
+    input,
+    maxBuffer: 1 << 28,
+  });
+  assert.equal(p.status, 0, p.stderr.toString());
+  const lines = p.stdout.toString().split('\n');
+  assert.equal(lines.pop(), '');
+  assert.equal(lines.length, vectors.length + 1);
+  const misses = vectors.map((v, k) => judgeSplit(v, JSON.parse(lines[k]))).filter(Boolean);
+  assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
+  assert.equal(JSON.parse(lines[vectors.length]).error.code, 'invalid_json');
 });

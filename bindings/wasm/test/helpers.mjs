@@ -11,10 +11,11 @@ export const repoRoot = join(pkgRoot, '..', '..');
 export const dataDir = join(repoRoot, 'crates', 'chatmark', 'tests', 'data');
 
 /** Every vector file of `sendMessage` bodies with `input` and `expect`/`expect_error` lines:
- *  [{file, vectors}] (the CommonMark import's, `import*.jsonl`, are `importVectors()`). */
+ *  [{file, vectors}] (the CommonMark import's, `import*.jsonl`, are `importVectors()`; the
+ *  split vectors, whose bodies carry a `limit`, are `splitVectorFiles()`). */
 export function vectorFiles() {
   return readdirSync(dataDir)
-    .filter((f) => f.endsWith('.jsonl') && !f.startsWith('import'))
+    .filter((f) => f.endsWith('.jsonl') && !f.startsWith('import') && !f.startsWith('split'))
     .sort()
     .map((file) => ({
       file,
@@ -36,6 +37,32 @@ export function importVectors() {
       .map((l) => JSON.parse(l))
       .filter((v) => typeof v.input?.text === 'string' && 'expect' in v),
   );
+}
+
+/** The split vectors (spec section 8): [{file, vectors}] of `input` with `limit` and
+ *  `expect_parts` or `expect_error`. */
+export function splitVectorFiles() {
+  return readdirSync(dataDir)
+    .filter((f) => f.startsWith('split') && f.endsWith('.jsonl'))
+    .sort()
+    .map((file) => ({
+      file,
+      vectors: readFileSync(join(dataDir, file), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l)),
+    }));
+}
+
+/** Null when `got` (`{parts}` or `{error}`) meets the split vector, else the miss. */
+export function judgeSplit(v, got) {
+  const ok =
+    'expect_error' in v
+      ? got?.error?.code === v.expect_error
+      : !got?.error && JSON.stringify(got?.parts) === JSON.stringify(v.expect_parts);
+  if (ok) return null;
+  const want = 'expect_error' in v ? { error: { code: v.expect_error } } : { parts: v.expect_parts };
+  return `${v.id}: input ${JSON.stringify(v.input).slice(0, 200)}\n  want ${JSON.stringify(want).slice(0, 200)}\n  got  ${JSON.stringify(got).slice(0, 200)}`;
 }
 
 /** Null when `got` (a result or `{error}`) meets the vector, else a description of the miss. */

@@ -3,12 +3,12 @@
 // and browser entries (HTML bodies refused).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveSendMessage } from 'chatmark';
+import { resolveSendMessage, splitJsonl } from 'chatmark';
 import * as inline from 'chatmark/inline';
 import * as markdown from 'chatmark/markdown';
 import * as web from '../js/browser.js';
 import * as markdownWeb from '../js/markdown-browser.js';
-import { forMarkdownEntry, judge, settle, vectorFiles } from './helpers.mjs';
+import { forMarkdownEntry, judge, judgeSplit, settle, splitVectorFiles, vectorFiles } from './helpers.mjs';
 
 // the browser entries in Node: their init() finds the instance the Node entries made
 await web.default();
@@ -35,6 +35,41 @@ for (const file of vectorFiles()) {
       const viaMarkdownWeb = settle(() => markdownWeb.resolveSendMessage(v.input, { checkChatId: false }));
       if (judge(forMarkdownEntry(v), viaMarkdownWeb))
         misses.push(`markdown web ${judge(forMarkdownEntry(v), viaMarkdownWeb)}`);
+    }
+    assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
+  });
+}
+
+// The split vectors (spec section 8) through both entries' splitJsonl, which formats each
+// body as the JSONL contract does (no R1 length limit) and splits it; chatmark/markdown
+// refuses the HTML ones. And `split` itself on each formatted message, in every entry.
+for (const file of splitVectorFiles()) {
+  const { vectors } = file;
+  test(`split vectors ${file.file} (${vectors.length}) through every entry (S1-S5)`, () => {
+    const misses = [];
+    for (const v of vectors) {
+      const line = JSON.stringify(v.input);
+      for (const [name, api] of [
+        ['chatmark', { splitJsonl }],
+        ['inline', inline],
+        ['web', web],
+      ]) {
+        const miss = judgeSplit(v, JSON.parse(api.splitJsonl(line)));
+        if (miss) misses.push(`${name} ${miss}`);
+      }
+      const html = String(v.input.parse_mode).toLowerCase() === 'html';
+      for (const [name, api] of [
+        ['markdown', markdown],
+        ['markdown web', markdownWeb],
+      ]) {
+        const got = JSON.parse(api.splitJsonl(line));
+        const miss = html
+          ? got.error?.code === 'unsupported_parse_mode'
+            ? null
+            : `${v.id}: ${JSON.stringify(got)}`
+          : judgeSplit(v, got);
+        if (miss) misses.push(`${name} ${miss}`);
+      }
     }
     assert.equal(misses.length, 0, misses.slice(0, 10).join('\n'));
   });

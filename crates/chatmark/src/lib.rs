@@ -83,7 +83,7 @@ pub use markdown::{
     parse_markdown_utf16_with_diagnostics, parse_markdown_with_diagnostics,
 };
 pub use model::{Diagnostic, DiagnosticCode, Formatted, FormattedUtf16, TextStyle};
-pub use normalize::{normalize, RawTextStyle};
+pub use normalize::{normalize, normalize_utf16, RawTextStyle};
 pub use render::markdown::{Loss, Markdown, Unexpressed};
 pub use resolve::{
     parse, parse_with_diagnostics, resolve, resolve_text, ChatId, ErrorCode, Field, Limits,

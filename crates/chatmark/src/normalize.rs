@@ -120,7 +120,32 @@ impl Units {
 /// assert_eq!(spans, [(0, 2, 1), (2, 2, 2), (4, 2, 1)]);
 /// ```
 pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Vec<Diagnostic>) {
-    let units = Units::new(text);
+    normalize_units(&Units::new(text), styles)
+}
+
+/// [`normalize`] over text held as UTF-16 units, for hosts whose strings are UTF-16 (the npm
+/// package splits a JavaScript string's units, spec section 8).
+///
+/// # Examples
+///
+/// ```
+/// use chatmark::RawTextStyle;
+/// let text: Vec<u16> = "a😀".encode_utf16().collect();
+/// let run = RawTextStyle { start: Some(0), len: Some(2), st: Some(vec!["b"]) };
+/// let (runs, _) = chatmark::normalize_utf16(&text, &[run]);
+/// assert_eq!((runs[0].start, runs[0].len), (0, 3)); // widened past the pair (N4)
+/// ```
+pub fn normalize_utf16(
+    text: &[u16],
+    styles: &[RawTextStyle<'_>],
+) -> (Vec<TextStyle>, Vec<Diagnostic>) {
+    normalize_units(&Units::Wide(text.to_vec()), styles)
+}
+
+fn normalize_units(
+    units: &Units,
+    styles: &[RawTextStyle<'_>],
+) -> (Vec<TextStyle>, Vec<Diagnostic>) {
     let total = units.len();
     let mut diags = Vec::new();
     // The runs kept, in array order (the order decides 1.3).
@@ -219,7 +244,7 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
         });
     }
     cap_diagnostics(&mut diags);
-    (combine(&units, &runs), diags)
+    (combine(units, &runs), diags)
 }
 
 /// A client run kept by N1–N4: units `start..end` of the text and its codes.

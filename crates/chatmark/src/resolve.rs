@@ -364,9 +364,12 @@ impl ResolveError {
 impl From<crate::SplitError> for ResolveError {
     fn from(e: crate::SplitError) -> Self {
         match e {
-            crate::SplitError::InvalidLimit(_) => {
-                ResolveError::new(ErrorCode::InvalidLimit, "limit", e.to_string())
-            }
+            // (msg!, not Display: no formatting machinery in the npm package's wasm)
+            crate::SplitError::InvalidLimit(limit) => ResolveError::new(
+                ErrorCode::InvalidLimit,
+                "limit",
+                msg!("limit must be at least 2 UTF-16 units, not ", limit),
+            ),
         }
     }
 }

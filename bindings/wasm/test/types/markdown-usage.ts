@@ -1,6 +1,6 @@
 // A usage example of `chatmark/markdown`, checked by `tsc --noEmit` against markdown.d.ts.
 import init, {
-  ChatmarkError, normalizeStyles, parse, parseMarkdown, resolveSendMessage, toHtml,
+  ChatmarkError, normalizeStyles, parse, parseMarkdown, resolveSendMessage, split, toHtml,
   type Formatted, type TextStyle,
 } from 'chatmark/markdown';
 import * as md from 'chatmark/markdown';
@@ -17,6 +17,9 @@ try {
 } catch (e) {
   if (e instanceof ChatmarkError && e.code === 'unsupported_parse_mode') console.log(e.field);
 }
+
+const parts: Formatted[] = split(f, { limit: 100 });
+console.log(parts.length);
 
 // @ts-expect-error: no HTML mode in chatmark/markdown
 parse('<b>x</b>', 'html');

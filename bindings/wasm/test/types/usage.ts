@@ -1,8 +1,8 @@
 // A usage example checked by `tsc --noEmit` (npm run typecheck) against index.d.ts.
 import init, {
   ChatmarkError, STYLE_CODES, about, normalizeStyles, parse, parseHtml, parseMarkdown,
-  resolveSendMessage, toHtml, toMarkdown, version,
-  type Formatted, type StyleCode, type TextStyle,
+  resolveSendMessage, split, toHtml, toMarkdown, version,
+  type Formatted, type SplitOptions, type StyleCode, type TextStyle,
 } from 'chatmark';
 import * as inline from 'chatmark/inline';
 
@@ -35,6 +35,16 @@ try {
     console.log(code, e.field, e.message);
   }
 }
+
+// the bot-side recipe: split, then send each part with its runs (spec section 8)
+const options: SplitOptions = { limit: 2000 };
+for (const part of split(parseMarkdown('**long** text'), options)) {
+  const message: Formatted = part;
+  resolveSendMessage({ chat_id: 42, text: message.text, text_styles: message.text_styles });
+}
+split({ text: 'client runs', text_styles: [{ start: 0, len: 6, st: 'b' }] });
+// @ts-expect-error: the limit is a number
+split(f, { limit: '2000' });
 
 // @ts-expect-error: not a style code
 const bad: StyleCode = 'bold';
