@@ -359,7 +359,7 @@ impl<T: Text> Splitter<T> {
                 return best.into_iter().flatten().next();
             }
             y = below - 1;
-            if best[3].is_some() || best[2].is_some() {
+            if best[1..].iter().any(Option::is_some) {
                 break;
             }
         }
