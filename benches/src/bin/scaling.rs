@@ -4,13 +4,14 @@
 //! exceeds 3.0 for any family (a linear parser gives about 2) in each of three measurements
 //! (the second and third are taken only after a ratio over 3.0: a quadratic family gives
 //! about 4 every time, a burst of load on a shared machine only once). Prints the table. The
-//! families cover parsing in both modes, normalisation, rendering back (W1, W2) and the
-//! CommonMark import (M11: deep lists and quotes, 10^5 table rows, long emphasis chains, and
-//! the pathological inputs of pulldown-cmark's own linear-time tests); this is
-//! where wall-clock ratios are asserted, never in `cargo test` (a busy machine fails those).
+//! families cover parsing in both modes, normalisation, rendering back (W1, W2), splitting
+//! (S5) and the CommonMark import (M11: deep lists and quotes, 10^5 table rows, long
+//! emphasis chains, and the pathological inputs of pulldown-cmark's own linear-time tests);
+//! this is where wall-clock ratios are asserted, never in `cargo test` (a busy machine fails
+//! those).
 //!
 //! `cargo run --release -p chatmark-benches --bin scaling [-- --quick] [WORD…]` (`--quick`:
-//! 256 KB; a word: only the families whose names hold it, such as `cm`).
+//! 256 KB; a word: only the families whose names hold it, such as `cm` or `split`).
 //!
 //! The check measures the algorithm, not the allocator: it re-runs itself with glibc's
 //! `MALLOC_MMAP_MAX_=0` and a huge trim threshold so that freed memory stays in the process.
@@ -41,6 +42,10 @@ enum Mode {
     Commonmark,
     /// The import of a table of `n` rows: 10^5 at N (the size of the input follows).
     CommonmarkRows,
+    /// `split` of the input (spec section 8) at limit 2000, styled bold all over.
+    Split,
+    /// `split_utf16` of the input's units, likewise.
+    Split16,
 }
 
 struct Family {
@@ -276,6 +281,27 @@ fn families() -> Vec<Family> {
             n
         )),
         fam!("normalize nested runs", Normalize, 20, |n| "a".repeat(n)),
+        // split (S5): a window of the limit per part, whatever the text is made of
+        fam!("split one huge paragraph", Split, 5, |n| r("word ", n)),
+        fam!("split no white space", Split, 8, |n| r("abcdéfgh", n)),
+        fam!("split all white space", Split, 3, |n| r(" \n\t", n)),
+        fam!("split tiny lines", Split, 2, |n| r("a\n", n)),
+        fam!("split emoji ZWJ sequences", Split, 18, |n| r(
+            "👩\u{200d}👩\u{200d}👧",
+            n
+        )),
+        fam!("split one long ZWJ sequence", Split, 7, |n| r(
+            "👩\u{200d}",
+            n
+        ) + "👧"),
+        fam!("split combining-mark stack", Split, 2, |n| "a".to_string()
+            + &r("\u{301}", n)),
+        fam!("split marks on every letter", Split, 5, |n| r(
+            "e\u{301}\u{323}",
+            n
+        )),
+        fam!("split16 no white space", Split16, 8, |n| r("abcdéfgh", n)),
+        fam!("split16 one huge paragraph", Split16, 5, |n| r("word ", n)),
         // the CommonMark import: nesting (one line deep, and a line per level)
         fam!("cm nested lists on one line", Commonmark, 2, |n| r("- ", n)
             + "x"),
@@ -416,6 +442,33 @@ fn time_once(mode: Mode, input: &str) -> Duration {
                 .collect();
             let t = Instant::now();
             black_box(normalize(black_box(input), &runs));
+            return t.elapsed();
+        }
+        Mode::Split | Mode::Split16 => {
+            let text_styles = vec![chatmark::TextStyle {
+                start: 0,
+                len: chatmark::utf16_len(input),
+                st: chatmark::StyleSet::of(chatmark::StyleCode::Bold),
+            }];
+            if matches!(mode, Mode::Split) {
+                let f = chatmark::Formatted {
+                    text: input.to_owned(),
+                    text_styles,
+                };
+                let t = Instant::now();
+                black_box(chatmark::split(black_box(&f), 2000).map(|p| p.len()).ok());
+                return t.elapsed();
+            }
+            let f = chatmark::FormattedUtf16 {
+                text: input.encode_utf16().collect(),
+                text_styles,
+            };
+            let t = Instant::now();
+            black_box(
+                chatmark::split_utf16(black_box(&f), 2000)
+                    .map(|p| p.len())
+                    .ok(),
+            );
             return t.elapsed();
         }
         Mode::Render => {
