@@ -9,7 +9,7 @@
 //! assert_eq!(f.text_styles.len(), 2);
 //! ```
 //!
-//! A message longer than the limit is [`split`] into parts that can each be sent with
+//! A message longer than the limit is [`split()`] into parts that can each be sent with
 //! their own runs (spec section 8):
 //!
 //! ```
