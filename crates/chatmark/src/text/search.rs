@@ -390,6 +390,51 @@ pub(crate) fn find_byte<U: Unit>(s: &[U], b: u8) -> Option<usize> {
     s.iter().position(|&c| c.byte() == b)
 }
 
+/// The last position in `lo..hi` of the UTF-8 bytes `s` whose byte is one of `set`, read
+/// backward: the split's searches for its strongest cuts (S3: line breaks, sentence ends,
+/// and the lead bytes of the characters among them that are not ASCII). Unlike a
+/// [`StopSet`]'s, the bytes may be any (UTF-8 only, so no [`Unit`] parameter). With SSE2,
+/// sixteen bytes a step down from `hi`, each step's compares made at once and the highest
+/// mark taken; the last step reads the sixteen bytes from `lo`, overlapping the ones
+/// already read, which its mask leaves out. Elsewhere (and for a text shorter than sixteen
+/// bytes), byte by byte.
+#[inline]
+pub(crate) fn rfind_any<const N: usize>(
+    s: &[u8],
+    lo: usize,
+    hi: usize,
+    set: [u8; N],
+) -> Option<usize> {
+    let top = hi.min(s.len());
+    #[cfg(sse2)]
+    if let Some(chunk) = s.get(lo..).and_then(<[u8]>::first_chunk::<CHUNK>) {
+        use sse2::{bits, eq, load, or, zero};
+        let marks = |c: &[u8; CHUNK]| {
+            let v = load(c);
+            bits(set.iter().fold(zero(), |m, &b| or(m, eq(v, b))))
+        };
+        let mut top = top;
+        while top >= lo + CHUNK {
+            let k = top - CHUNK;
+            let mask = s
+                .get(k..)
+                .and_then(<[u8]>::first_chunk::<CHUNK>)
+                .map_or(0, marks);
+            if mask != 0 {
+                return Some(k + (31 - mask.leading_zeros()) as usize);
+            }
+            top = k;
+        }
+        // the bytes `lo..top` (fewer than sixteen), read with those after them
+        let mask = marks(chunk) & ((1u32 << (top.saturating_sub(lo))) - 1);
+        return (mask != 0).then(|| lo + (31 - mask.leading_zeros()) as usize);
+    }
+    s.get(lo..top)?
+        .iter()
+        .rposition(|b| set.contains(b))
+        .map(|k| lo + k)
+}
+
 /// A chunk's marks ([`marks`]): a bit per unit with vectors (the low sixteen bits), a byte
 /// per unit in the portable form.
 #[cfg(vector)]
@@ -622,6 +667,26 @@ mod tests {
         const BARE: Stops = Stops::new(b"\\`*_~{<\n", &[]);
         for b in 0..=u8::MAX {
             assert_eq!(BARE.taken(b), Markdown::STOPS.is_stop(b), "{b:#x}");
+        }
+    }
+
+    /// A backward search for a few bytes finds the last of them in the range, as a plain
+    /// scan does, wherever the range starts and ends against the chunks.
+    #[test]
+    fn the_last_byte_of_a_set_is_found_where_a_plain_scan_finds_it() {
+        let mut rng = crate::rng::Rng(0x5e7_b17e);
+        for _ in 0..3_000 {
+            let len = rng.below(80);
+            let s: Vec<u8> = (0..len).map(|_| rng.pick(b"ab.\n\xe2\x80 ")).collect();
+            let lo = rng.below(len + 2);
+            let hi = rng.below(len + 20);
+            let set = [b'\n', b'.', 0xe2];
+            let want = (lo..hi.min(len)).rev().find(|&k| set.contains(&s[k]));
+            assert_eq!(rfind_any(&s, lo, hi, set), want, "{s:?} {lo} {hi}");
+            assert_eq!(
+                rfind_any(&s, lo, hi, [b'\n']),
+                (lo..hi.min(len)).rev().find(|&k| s[k] == b'\n')
+            );
         }
     }
 

@@ -55,6 +55,99 @@ pub(crate) fn utf16_len_of_bytes(b: &[u8]) -> usize {
     total + units(chunks.remainder())
 }
 
+/// The farthest character boundary of the UTF-8 bytes `b` that lies at most `n` UTF-16
+/// units after the boundary `from`, and how many units that is (split's windows, S3).
+///
+/// One pass, counted as [`utf16_len`] counts. With SSE2: as many chunks of sixteen bytes as
+/// must fit whatever they hold (a byte is at most a unit) are counted together; then chunk
+/// by chunk, the text's last sixteen bytes read as one chunk of which only the bytes not
+/// yet counted count. In the chunk that does not fit, the first character that does not is
+/// read off the chunk's mask of character starts: the one after as many others as units
+/// are left, or, when the chunk holds characters outside the BMP (two units each), found
+/// start by start. Elsewhere eight bytes a word, then byte by byte (a chunk may end inside
+/// a character: its bytes after the lead count nothing).
+pub(crate) fn advance(b: &[u8], from: usize, n: usize) -> (usize, usize) {
+    let (mut k, mut units) = (from, 0);
+    #[cfg(sse2)]
+    {
+        use crate::text::simd::sse2::{bits, gt, keep_last, load, units as of, Sums, WIDTH};
+        // (one unit less: a four-byte lead that ends the chunks counts its second unit)
+        let fit = (n.saturating_sub(1) / WIDTH).min(b.len().saturating_sub(k) / WIDTH);
+        if let Some(chunks) = b.get(k..k + fit * WIDTH) {
+            let mut sums = Sums::new();
+            for chunk in chunks.chunks_exact(WIDTH) {
+                sums = sums.add(of(load(chunk)));
+            }
+            units += sums.total();
+            k += fit * WIDTH;
+        }
+        // then chunk by chunk: the one that does not fit holds the answer
+        let mut v = None;
+        while let Some(chunk) = b.get(k..).and_then(<[u8]>::first_chunk::<WIDTH>) {
+            let c = load(chunk);
+            let u = Sums::new().add(of(c)).total();
+            if units + u > n {
+                v = Some((c, 0));
+                break;
+            }
+            units += u;
+            k += WIDTH;
+        }
+        // or the text's last sixteen bytes, of which `seen` were counted
+        if v.is_none() && k < b.len() {
+            if let Some(last) = b.len().checked_sub(WIDTH).and_then(|last| b.get(last..)) {
+                let (c, seen) = (load(last), k + WIDTH - b.len());
+                let u = Sums::new().add(keep_last(of(c), WIDTH - seen)).total();
+                if units + u <= n {
+                    return (b.len(), units + u);
+                }
+                v = Some((c, seen));
+            }
+        }
+        if let Some((v, seen)) = v {
+            // starts of characters, and four-byte leads (signed: -16 to -9), not yet counted
+            let mut starts = bits(gt(v, -65)) >> seen;
+            let fours = (bits(gt(v, -17)) & !bits(gt(v, -1))) >> seen;
+            if fours == 0 {
+                // as many characters of one unit as fit, then the next one's start
+                for _ in units..n {
+                    starts &= starts.wrapping_sub(1);
+                }
+                return (k + starts.trailing_zeros() as usize, n);
+            }
+            // the characters one by one, a four-byte lead starting two units
+            let mut left = n - units;
+            while starts != 0 {
+                let at = starts.trailing_zeros();
+                let u = 1 + (fours >> at & 1) as usize;
+                if u > left {
+                    return (k + at as usize, n - left);
+                }
+                left -= u;
+                starts &= starts - 1;
+            }
+        }
+    }
+    #[cfg(not(sse2))]
+    while let Some(word) = b.get(k..).and_then(<[u8]>::first_chunk::<8>) {
+        let u = word_units(u64::from_le_bytes(*word)) as usize;
+        if units + u > n {
+            break;
+        }
+        units += u;
+        k += 8;
+    }
+    while let Some(&c) = b.get(k) {
+        let u = usize::from((c as i8) >= -0x40) + usize::from(c >= 0xf0);
+        if units + u > n {
+            break;
+        }
+        units += u;
+        k += 1;
+    }
+    (k, units)
+}
+
 /// How many more bytes than UTF-16 units the UTF-8 `text` holds (its excess, see the
 /// module docs).
 #[inline]
@@ -257,6 +350,39 @@ mod tests {
                     want,
                     "{text:?} {from}"
                 );
+            }
+        }
+    }
+
+    /// `advance` stops at the farthest boundary within `n` units, wherever the chunks end:
+    /// from every boundary, for every `n` up to past the end.
+    #[test]
+    fn advance_stops_at_the_farthest_boundary_within_n_units() {
+        // with characters outside the BMP (one whose lead ends a chunk among them), and
+        // without (chunks read off their masks)
+        for piece in [
+            "aé中😀bcdefgh\u{7f}\u{80}\u{ffff}\u{10ffff}",
+            "abcdefghijklmno😀",
+            "chào bạn đặc ầ\u{ffff}",
+        ] {
+            let long = piece.repeat(6);
+            let ends: Vec<usize> = long
+                .char_indices()
+                .map(|(k, _)| k)
+                .chain([long.len()])
+                .collect();
+            for &from in &ends {
+                for n in 0..=utf16_len(&long[from..]) + 2 {
+                    let want = ends
+                        .iter()
+                        .copied()
+                        .filter(|&e| e >= from && utf16_len(&long[from..e]) <= n)
+                        .max()
+                        .unwrap();
+                    let units = utf16_len(&long[from..want]);
+                    let got = advance(long.as_bytes(), from, n);
+                    assert_eq!(got, (want, units), "{piece:?} {from} {n}");
+                }
             }
         }
     }
