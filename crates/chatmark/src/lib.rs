@@ -89,7 +89,7 @@ pub use resolve::{
     parse, parse_with_diagnostics, resolve, resolve_text, ChatId, ErrorCode, Field, Limits,
     ParseMode, ResolveError, Resolved, SendMessage, UnknownParseMode,
 };
-pub use split::{split, split_utf16, SplitError};
+pub use split::{split, split_utf16, split_utf16_each, SplitError};
 pub use text::utf16::{push_utf16, utf16_len};
 pub use vocab::style::{Family, StyleCode, StyleSet, UnknownStyleCode};
 

@@ -9,6 +9,7 @@ use crate::builder::RunBuilder;
 use crate::diagnostics::msg::{msg, Quoted};
 use crate::diagnostics::{cap_diagnostics, MAX_DIAGNOSTICS};
 use crate::sort::sort_u64;
+use crate::text::source::well_formed;
 use crate::{Diagnostic, DiagnosticCode, Family, StyleCode, StyleSet, TextStyle};
 
 /// A client run as received, after the JSON-shape checks of N1 and N2.
@@ -124,7 +125,8 @@ pub fn normalize(text: &str, styles: &[RawTextStyle<'_>]) -> (Vec<TextStyle>, Ve
 }
 
 /// [`normalize`] over text held as UTF-16 units, for hosts whose strings are UTF-16 (the npm
-/// package splits a JavaScript string's units, spec section 8).
+/// package splits a JavaScript string's units, spec section 8); a lone surrogate reads as
+/// U+FFFD (L2), one unit, as [`crate::split_utf16`] reads it.
 ///
 /// # Examples
 ///
@@ -139,7 +141,7 @@ pub fn normalize_utf16(
     text: &[u16],
     styles: &[RawTextStyle<'_>],
 ) -> (Vec<TextStyle>, Vec<Diagnostic>) {
-    normalize_units(&Units::Wide(text.to_vec()), styles)
+    normalize_units(&Units::Wide(well_formed(text).into_owned()), styles)
 }
 
 fn normalize_units(

@@ -353,23 +353,25 @@ impl ResolveError {
     }
 }
 
-/// A split's error as the JSON front ends answer it (`invalid_limit`, field `limit`).
+/// A split's error as the JSON front ends and the npm package answer it (`invalid_limit`,
+/// field `limit`), its message built without `core::fmt`, which the npm package's wasm
+/// leaves out.
 ///
 /// # Examples
 ///
 /// ```
 /// let e = chatmark::ResolveError::from(chatmark::SplitError::InvalidLimit(1));
 /// assert_eq!((e.code.as_str(), e.field), ("invalid_limit", "limit"));
+/// assert_eq!(e.message, "limit must be at least 2 UTF-16 units, not 1");
 /// ```
 impl From<crate::SplitError> for ResolveError {
     fn from(e: crate::SplitError) -> Self {
         match e {
-            // Display, not msg!: with msg! (or a fixed sentence) the speed check's
-            // parse_html ran 2% more instructions (16.24 M to 16.57 M), LLVM laying out
-            // HTML mode's scan loop otherwise; it costs the npm package's wasm 0.5 KB
-            crate::SplitError::InvalidLimit(_) => {
-                ResolveError::new(ErrorCode::InvalidLimit, "limit", e.to_string())
-            }
+            crate::SplitError::InvalidLimit(n) => ResolveError::new(
+                ErrorCode::InvalidLimit,
+                "limit",
+                msg!("limit must be at least 2 UTF-16 units, not ", n),
+            ),
         }
     }
 }

@@ -10,43 +10,54 @@
 //! the npm package's wasm less than the crate's own tables would (the figures are in the
 //! commit that chose it).
 
-use super::grapheme_table::{HANGUL_FIRST, HANGUL_LAST, RANGES};
+use super::grapheme_table::{CLASSES, HANGUL_FIRST, HANGUL_LAST, STARTS};
 
-/// The ranges of [`RANGES`] decoded once per thread, as `first code point << 5 | class`,
-/// sorted: a code point's class is that of the last entry at or before it. (Stored as a
-/// stream of LEB128 numbers, `distance from the previous range << 5 | class`, which takes
-/// the npm package's wasm 1.4 KB fewer gzipped bytes than the decoded table would.)
-fn with_classes<R>(f: impl FnOnce(&[u32]) -> R) -> Option<R> {
+/// The ranges of [`STARTS`] and [`CLASSES`], decoded: `first code point << 5 | class`,
+/// sorted, so that a code point's class is that of the last entry at or before it. (Stored
+/// as a stream of LEB128 distances and a byte per class, which takes the npm package's wasm
+/// about 1.5 KB fewer gzipped bytes than the decoded table would.)
+fn decode() -> Vec<u32> {
+    let mut out = Vec::with_capacity(CLASSES.len());
+    let mut classes = CLASSES.iter();
+    let (mut start, mut value, mut shift) = (0u32, 0u32, 0u32);
+    for &b in STARTS.iter() {
+        value |= u32::from(b & 0x7f) << shift;
+        shift += 7;
+        if b & 0x80 == 0 {
+            start += value;
+            let class = classes.next().copied().unwrap_or(0);
+            out.push(start << 5 | u32::from(class));
+            (value, shift) = (0, 0);
+        }
+    }
+    out
+}
+
+/// The class bits ([`Class::from_bits`]) of the range that holds `c`, in the table decoded
+/// once per thread.
+fn class_bits(c: u32) -> u32 {
     thread_local! {
         // const: no lazy initialisation code in the wasm
         static TABLE: core::cell::RefCell<Vec<u32>> = const { core::cell::RefCell::new(Vec::new()) };
     }
-    let decode = || {
-        let mut out = Vec::with_capacity(RANGES.len() / 2);
-        let (mut start, mut value, mut shift) = (0u32, 0u32, 0u32);
-        for &b in RANGES.iter() {
-            value |= u32::from(b & 0x7f) << shift;
-            shift += 7;
-            if b & 0x80 == 0 {
-                start += value >> 5;
-                out.push(start << 5 | (value & 31));
-                (value, shift) = (0, 0);
-            }
-        }
-        out
+    let look = |table: &[u32]| {
+        let k = table.partition_point(|&e| e >> 5 <= c);
+        k.checked_sub(1)
+            .and_then(|k| table.get(k))
+            .map_or(0, |&e| e & 31)
     };
-    let mut f = Some(f);
-    let mut out = None;
-    let _ = TABLE.try_with(|t| {
-        if let Ok(mut t) = t.try_borrow_mut() {
+    TABLE
+        .try_with(|t| {
+            let mut t = t.try_borrow_mut().ok()?;
             if t.is_empty() {
                 *t = decode();
             }
-            out = f.take().map(|g| g(&t));
-        }
-    });
-    // (a thread shutting down: decoded for the one call)
-    out.or_else(|| f.map(|g| g(&decode())))
+            Some(look(&t))
+        })
+        .ok()
+        .flatten()
+        // (a thread shutting down: decoded for the one call)
+        .unwrap_or_else(|| look(&decode()))
 }
 
 /// A character's class for the segmentation rules: its Grapheme_Cluster_Break value, with
@@ -82,6 +93,9 @@ pub(crate) enum Class {
     /// their 800 alternating ranges out of the table.
     Hangul,
 }
+
+/// How many classes there are.
+const CLASS_COUNT: usize = 19;
 
 impl Class {
     /// The class of table entry `k`'s low five bits.
@@ -131,18 +145,13 @@ pub(crate) fn class(c: char) -> Class {
         };
     }
     // Latin letters (Vietnamese among them) and symbols, without a table lookup
-    if FAST_OTHER.iter().any(|r| r.contains(&c)) {
+    let [a, b] = FAST_OTHER;
+    if a.contains(&c) || b.contains(&c) {
         return Class::Other;
     }
     // the last entry that starts at or before `c` (entries are `start << 5 | class`,
     // sorted, the first one starting at 0)
-    let cls = with_classes(|table| {
-        let k = table.partition_point(|&e| e >> 5 <= c);
-        k.checked_sub(1)
-            .and_then(|k| table.get(k))
-            .map_or(Class::Other, |&e| Class::from_bits(e & 31))
-    })
-    .unwrap_or(Class::Other);
+    let cls = Class::from_bits(class_bits(c));
     if cls == Class::Hangul {
         debug_assert!((HANGUL_FIRST..=HANGUL_LAST).contains(&c));
         return if (c - HANGUL_FIRST) % 28 == 0 {
@@ -158,8 +167,34 @@ pub(crate) fn class(c: char) -> Class {
 /// that look at the pair alone (GB3–GB9b, GB999). Exact where the rules that need what comes
 /// before (GB9c, GB11, GB12/13) cannot apply: when `a` is none of ZWJ, a regional indicator,
 /// InCB=Linker or InCB=Extend, or `b` is none of InCB=Consonant, `Extended_Pictographic`, a
-/// regional indicator — as beside whitespace, or after `。`.
+/// regional indicator — as beside whitespace, or after `。`. Read from [`PAIRS`].
 pub(crate) fn pair_breaks(a: Class, b: Class) -> bool {
+    PAIRS
+        .get(a as usize)
+        .is_some_and(|row| row >> (b as u32) & 1 != 0)
+}
+
+/// [`pair_rule`] of every pair of classes, made at compile time: bit `b` of row `a`.
+// Evaluated at compile time: an index out of bounds would fail the build, not panic.
+#[allow(clippy::indexing_slicing)]
+static PAIRS: [u32; CLASS_COUNT] = {
+    let mut rows = [0; CLASS_COUNT];
+    let mut a = 0;
+    while a < CLASS_COUNT {
+        let mut b = 0;
+        while b < CLASS_COUNT {
+            if pair_rule(Class::from_bits(a as u32), Class::from_bits(b as u32)) {
+                rows[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    rows
+};
+
+/// The rules of [`pair_breaks`], as UAX #29 states them.
+const fn pair_rule(a: Class, b: Class) -> bool {
     use Class::*;
     match (a, b) {
         (Cr, Lf) => false,                                               // GB3
@@ -363,36 +398,44 @@ mod tests {
         out.push_str("/// The first and last precomposed Hangul syllables (LV when `(c - first) % 28 == 0`, else LVT).\n");
         out.push_str("pub(super) const HANGUL_FIRST: u32 = 0xAC00;\n");
         out.push_str("/// See [`HANGUL_FIRST`].\npub(super) const HANGUL_LAST: u32 = 0xD7A3;\n\n");
-        // each range as LEB128 of `distance from the previous range's start << 5 | class`
-        let mut stream = Vec::new();
+        // each range's distance from the previous one's start as LEB128, and its class
+        let mut starts = Vec::new();
         let mut prev = 0;
-        for &(cp, cls) in &entries {
-            let mut v = (cp - prev) << 5 | cls as u32;
+        for &(cp, _) in &entries {
+            let mut v = cp - prev;
             prev = cp;
             loop {
                 let b = (v & 0x7f) as u8;
                 v >>= 7;
                 if v == 0 {
-                    stream.push(b);
+                    starts.push(b);
                     break;
                 }
-                stream.push(b | 0x80);
+                starts.push(b | 0x80);
             }
         }
+        let classes: Vec<u8> = entries.iter().map(|&(_, cls)| cls as u8).collect();
+        let array = |out: &mut String, bytes: &[u8]| {
+            for chunk in bytes.chunks(16) {
+                let line: Vec<String> = chunk.iter().map(|b| format!("0x{b:02x}")).collect();
+                out.push_str(&format!("    {},\n", line.join(", ")));
+            }
+            out.push_str("];\n");
+        };
         out.push_str(&format!(
-            "/// The {} ranges of one class, in order, each as the LEB128 number `distance from the\n\
-             /// previous range's first code point << 5 | class` (see `grapheme::classes`).\n#[rustfmt::skip]\n",
-            entries.len()
+            "/// The first code points of the {} ranges of one class, in order, each as the LEB128\n\
+             /// number of its distance from the previous one's (see `grapheme::decode`).\n\
+             #[rustfmt::skip]\npub(super) static STARTS: [u8; {}] = [\n",
+            entries.len(),
+            starts.len()
         ));
+        array(&mut out, &starts);
         out.push_str(&format!(
-            "pub(super) static RANGES: [u8; {}] = [\n",
-            stream.len()
+            "\n/// The class of each range (`grapheme::Class`).\n#[rustfmt::skip]\n\
+             pub(super) static CLASSES: [u8; {}] = [\n",
+            classes.len()
         ));
-        for chunk in stream.chunks(16) {
-            let line: Vec<String> = chunk.iter().map(|b| format!("0x{b:02x}")).collect();
-            out.push_str(&format!("    {},\n", line.join(", ")));
-        }
-        out.push_str("];\n");
+        array(&mut out, &classes);
         out
     }
 
@@ -415,7 +458,7 @@ mod tests {
     /// every range (so a lookup error at an edge shows).
     #[test]
     fn table_lookups_match_probes() {
-        let starts: Vec<u32> = with_classes(|t| t.iter().map(|e| e >> 5).collect()).unwrap();
+        let starts: Vec<u32> = decode().iter().map(|e| e >> 5).collect();
         for (k, &s) in starts.iter().enumerate() {
             let end = starts.get(k + 1).map_or(0x110000, |&n| n);
             for cp in [s, s + (end - s) / 2, end - 1] {
@@ -432,9 +475,10 @@ mod tests {
         for r in FAST_OTHER {
             for cp in r {
                 let c = char::from_u32(cp).unwrap();
-                let k = with_classes(|t| t.partition_point(|&e| e >> 5 <= cp)).unwrap();
+                let table = decode();
+                let k = table.partition_point(|&e| e >> 5 <= cp);
                 assert_eq!(
-                    Class::from_bits(with_classes(|t| t[k - 1]).unwrap() & 31),
+                    Class::from_bits(table[k - 1] & 31),
                     Class::Other,
                     "U+{cp:04X}"
                 );

@@ -18,10 +18,13 @@
 //!   runs that touch after clipping touched before, with different codes (C3); code sets are
 //!   not touched (C4); part edges are character boundaries, as run edges were (C5); runs end
 //!   within their part (C6). Each character keeps exactly its codes.
-//! - **S5** linear time: each part reads a window of `limit` units once or twice (a
-//!   backward scan for the white-space kinds, then — only when none qualifies — a forward
-//!   walk over the clusters), every part but the last takes half a window or more, and the
-//!   one long white-space run or long cluster that several windows meet is measured once.
+//! - **S5** linear time: each part counts its window of `limit` units once, forward (which
+//!   also finds where the part is half full), then reads it backward from its end, only as
+//!   far as the half: to the last white space (the last word), then — vectorised over UTF-8
+//!   — only the bytes that can make a stronger cut (line breaks, the characters that end a
+//!   sentence). A forward walk over the clusters follows only when no white space or
+//!   sentence end qualifies. The one long white-space run or long cluster that several
+//!   windows meet is measured once.
 //!
 //! Where the spec leaves room, the engine reads it so: white space is judged by grapheme
 //! cluster — a cluster is white space when all its characters are `White_Space`, so a space
@@ -34,12 +37,15 @@
 //! a cluster longer than the limit, code points are cut as they come, white space or not.
 //!
 //! One implementation serves UTF-8 text ([`split`]) and UTF-16 units ([`split_utf16`]):
-//! the scans are generic over the text's code units through [`Text`], as the parsers are
-//! over [`crate::text::source::Source`]'s.
+//! the cuts are found generically over the text's code units through [`Text`], whose two
+//! forms read, count and search their encoding.
 
 mod grapheme;
 mod grapheme_table;
 
+use crate::text::search::rfind_any;
+use crate::text::source::well_formed;
+use crate::text::utf16::{advance, utf16_len_of_bytes};
 use crate::{Formatted, FormattedUtf16, TextStyle};
 use grapheme::{class, pair_breaks, Segmenter};
 
@@ -96,7 +102,7 @@ impl SplitError {
 /// ```
 pub fn split(formatted: &Formatted, limit: usize) -> Result<Vec<Formatted>, SplitError> {
     let text = formatted.text.as_str();
-    // S1: most messages fit
+    // S1: most messages fit (a UTF-8 byte is at most one UTF-16 unit)
     if limit >= 2 && text.len() <= limit {
         return Ok(if text.is_empty() {
             Vec::new()
@@ -104,14 +110,18 @@ pub fn split(formatted: &Formatted, limit: usize) -> Result<Vec<Formatted>, Spli
             vec![formatted.clone()]
         });
     }
-    let pieces = pieces(text, limit)?;
-    Ok(parts(&pieces, &formatted.text_styles, |p| {
-        text.get(p.start..p.end).unwrap_or_default().to_owned()
-    }))
+    let mut parts = Vec::with_capacity(2 * text.len() / limit.max(2) + 1);
+    split_text::<_, FAST>(text, &formatted.text_styles, limit, |a, b, runs| {
+        parts.push(Formatted {
+            text: text.get(a..b).unwrap_or_default().to_owned(),
+            text_styles: runs,
+        });
+    })?;
+    Ok(parts)
 }
 
-/// [`split`] for text held as UTF-16 units, as [`crate::parse_markdown_utf16`] writes it
-/// (a lone surrogate counts as one unit and is never separated from anything).
+/// [`split`] for text held as UTF-16 units, as [`crate::parse_markdown_utf16`] writes it; a
+/// lone surrogate reads as U+FFFD (L2), in the parts too.
 ///
 /// # Examples
 ///
@@ -126,126 +136,155 @@ pub fn split_utf16(
     formatted: &FormattedUtf16,
     limit: usize,
 ) -> Result<Vec<FormattedUtf16>, SplitError> {
-    let text = formatted.text.as_slice();
-    let pieces = pieces(text, limit)?;
-    Ok(parts(&pieces, &formatted.text_styles, |p| {
-        text.get(p.start..p.end).unwrap_or_default().to_vec()
-    }))
+    let mut parts = Vec::new();
+    split_utf16_each(
+        &formatted.text,
+        &formatted.text_styles,
+        limit,
+        |text, runs| {
+            parts.push(FormattedUtf16 {
+                text: text.to_vec(),
+                text_styles: runs.to_vec(),
+            });
+        },
+    )?;
+    Ok(parts)
 }
 
-/// Builds each part from its piece: its text (`text_of`) and the runs clipped to it.
-fn parts<S, F: From<(S, Vec<TextStyle>)>>(
-    pieces: &[Piece],
+/// [`split_utf16`] part by part, of a text and its (canonical) runs: `each` is given every
+/// part's text and runs in order, with nothing allocated for them (a host that writes the
+/// parts out, as the npm package does, or sends them as they come).
+///
+/// # Examples
+///
+/// ```
+/// let text: Vec<u16> = "one two".encode_utf16().collect();
+/// let mut parts = Vec::new();
+/// chatmark::split_utf16_each(&text, &[], 4, |part, runs| {
+///     parts.push((String::from_utf16_lossy(part), runs.len()));
+/// })
+/// .unwrap();
+/// assert_eq!(parts, [("one".to_string(), 0), ("two".to_string(), 0)]);
+/// ```
+pub fn split_utf16_each(
+    text: &[u16],
+    text_styles: &[TextStyle],
+    limit: usize,
+    mut each: impl FnMut(&[u16], &[TextStyle]),
+) -> Result<(), SplitError> {
+    let text = well_formed(text);
+    split_text::<_, FAST>(&*text, text_styles, limit, |a, b, runs| {
+        each(text.get(a..b).unwrap_or_default(), &runs);
+    })
+}
+
+/// The parts of `text` with `runs` (S1–S4), for either encoding, given to `each` in order:
+/// the part's range in the text and its runs. `FAST` as [`FAST`] says.
+fn split_text<T: Text, const FAST: bool>(
+    text: T,
     runs: &[TextStyle],
-    text_of: impl Fn(&Piece) -> S,
-) -> Vec<F> {
-    let mut first = 0; // the first run that may reach the current piece (both are in order)
-    pieces
-        .iter()
-        .map(|p| {
-            while runs.get(first).is_some_and(|r| r.end() <= p.start16) {
-                first += 1;
-            }
-            let reaching = runs.get(first..).unwrap_or_default();
-            let count = reaching.iter().take_while(|r| r.start < p.end16).count();
-            let mut clipped = Vec::with_capacity(count);
-            clipped.extend(reaching.iter().take(count).filter_map(|r| {
-                let start = r.start.max(p.start16);
-                let end = r.end().min(p.end16);
-                (end > start).then(|| TextStyle {
-                    start: start - p.start16,
-                    len: end - start,
-                    st: r.st,
-                })
-            }));
-            F::from((text_of(p), clipped))
-        })
-        .collect()
-}
-
-impl From<(String, Vec<TextStyle>)> for Formatted {
-    fn from((text, text_styles): (String, Vec<TextStyle>)) -> Self {
-        Formatted { text, text_styles }
-    }
-}
-
-impl From<(Vec<u16>, Vec<TextStyle>)> for FormattedUtf16 {
-    fn from((text, text_styles): (Vec<u16>, Vec<TextStyle>)) -> Self {
-        FormattedUtf16 { text, text_styles }
-    }
-}
-
-/// One part's range: in the text's own units and in UTF-16 units.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Piece {
-    start: usize,
-    end: usize,
-    start16: usize,
-    end16: usize,
-}
-
-/// The parts' ranges (S1–S3).
-fn pieces<T: Text>(text: T, limit: usize) -> Result<Vec<Piece>, SplitError> {
+    limit: usize,
+    mut each: impl FnMut(usize, usize, Vec<TextStyle>),
+) -> Result<(), SplitError> {
     if limit < 2 {
         return Err(SplitError::InvalidLimit(limit));
     }
     let n = text.len();
-    // at most two parts per limit's worth of units, and a unit takes a code unit or more
-    let mut out = Vec::with_capacity(2 * n / limit + 2);
-    let mut s = Splitter {
+    let mut s = Splitter::<T, FAST> {
         text,
         limit,
+        half: limit.div_ceil(2),
         run: None,
         long: None,
         window: Window::default(),
     };
+    let mut first = 0; // the first run that may reach the current part (both are in order)
     let (mut p, mut p16) = (0, 0);
-    let half = limit.div_ceil(2);
     while p < n {
-        // the window: a cut at `e` in lo..=hi leaves the part half full or more (S3); `lo`
-        // is found by counting only when the scan finds no cut (bytes: `near` is at or
-        // before it, and each cut found is measured)
-        let (hi, hi16) = text.advance(p, limit);
-        let hi16 = p16 + hi16;
-        if hi == n {
-            // the rest fits (S1)
-            out.push(Piece {
-                start: p,
-                end: n,
-                start16: p16,
-                end16: hi16,
-            });
-            break;
+        let cut = s.cut(p);
+        if cut.e > p {
+            // S4: the runs over `p16..end`, clipped to it and shifted to its start
+            let end = p16 + cut.e16;
+            let clipped = if FAST {
+                clip_fast(runs, &mut first, p16, end)
+            } else {
+                clip_small(runs, &mut first, p16, end)
+            };
+            each(p, cut.e, clipped);
         }
-        s.window = Window {
-            p,
-            near: text.near(p, half),
-            hi,
-            hi16: hi16 - p16,
-            half,
-        };
-        let (e, next) = s.scan().unwrap_or_else(|| s.walk());
-        let e16 = if e >= s.window.near {
-            hi16 - text.utf16_len(e, hi)
-        } else {
-            p16 + text.utf16_len(p, e)
-        };
-        if e > p {
-            out.push(Piece {
-                start: p,
-                end: e,
-                start16: p16,
-                end16: e16,
-            });
-        }
-        p16 = e16 + text.utf16_len(e, next);
-        p = next;
+        p = cut.next;
+        p16 += cut.next16;
     }
-    Ok(out)
+    Ok(())
+}
+
+/// The runs over `p16..end` clipped to it and shifted to its start, from `runs[*first..]`,
+/// leaving `*first` at the first one that may reach the next part: past the runs that end
+/// before `p16` (in the white space dropped there), the ones that start before `end`, of
+/// which (canonical runs) only the first may start before the part and only the last end
+/// after it. Counted first, so that one allocation holds them.
+fn clip_fast(runs: &[TextStyle], first: &mut usize, p16: usize, end: usize) -> Vec<TextStyle> {
+    while runs.get(*first).is_some_and(|r| r.end() <= p16) {
+        *first += 1;
+    }
+    let reaching = runs.get(*first..).unwrap_or_default();
+    let count = reaching.iter().take_while(|r| r.start < end).count();
+    let reaching = reaching.get(..count).unwrap_or_default();
+    let mut clipped = Vec::with_capacity(count);
+    for r in reaching {
+        clipped.push(TextStyle {
+            start: r.start.saturating_sub(p16),
+            ..*r
+        });
+    }
+    let clip = |r: &TextStyle| r.end().min(end).saturating_sub(r.start.max(p16));
+    if let (Some(c), Some(r)) = (clipped.first_mut(), reaching.first()) {
+        c.len = clip(r);
+    }
+    if let (Some(c), Some(r)) = (clipped.last_mut(), reaching.last()) {
+        c.len = clip(r);
+    }
+    // all but the last end in this part
+    *first += count.saturating_sub(1);
+    clipped
+}
+
+/// [`clip_fast`] in one loop, each run clipped as it comes: a few more instructions a run,
+/// a few hundred fewer bytes in the npm package's wasm.
+fn clip_small(runs: &[TextStyle], first: &mut usize, p16: usize, end: usize) -> Vec<TextStyle> {
+    let mut clipped = Vec::new();
+    let mut k = *first;
+    while let Some(r) = runs.get(k).filter(|r| r.start < end) {
+        let (start, stop) = (r.start.max(p16), r.end().min(end));
+        if stop > start {
+            clipped.push(TextStyle {
+                start: start - p16,
+                len: stop - start,
+                st: r.st,
+            });
+        }
+        k += 1;
+        // the next part starts after this one: past the runs that end in it
+        if r.end() <= end {
+            *first = k;
+        }
+    }
+    clipped
+}
+
+/// Where a part that starts at `p` ends (`e`) and the next one starts (`next`: past the
+/// white space dropped between them), and both in UTF-16 units from `p`.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    e: usize,
+    e16: usize,
+    next: usize,
+    next16: usize,
 }
 
 /// A run of white space, char by char (`a..b`) and as whole clusters (`e..s`, empty when
-/// none of it is a cluster of its own), with its line breaks counted (0, 1, or 2 for more).
+/// none of it is a cluster of its own), with its line breaks counted (0, 1, or 2 for more),
+/// and whether a sentence ends before it (at `e`).
 #[derive(Clone, Copy, Debug)]
 struct Run {
     a: usize,
@@ -253,14 +292,19 @@ struct Run {
     e: usize,
     s: usize,
     breaks: u8,
+    sentence: bool,
 }
 
-/// The state of one split: the text, what is measured once however many windows see it
-/// (S5): the last white-space run found, and a cluster longer than the limit; and the
-/// current part's window.
-struct Splitter<T> {
+/// The state of one split: the text and its limit, what is measured once however many
+/// windows see it (S5): the last white-space run found, and a cluster longer than the
+/// limit; and the current part's window. With `FAST` ([`FAST`]), the cuts of kinds 1 to 4
+/// are found by [`Splitter::scan`], reading back from the window's end, and the shortcuts
+/// for the usual white space are taken.
+struct Splitter<T, const FAST: bool> {
     text: T,
     limit: usize,
+    /// `limit / 2` rounded up: the fewest units of a half-full part.
+    half: usize,
     run: Option<Run>,
     long: Option<(usize, usize)>,
     window: Window,
@@ -275,38 +319,126 @@ struct Window {
     near: usize,
     hi: usize,
     hi16: usize,
-    half: usize,
 }
 
-impl<T: Text> Splitter<T> {
+/// What the backward searches look for ([`Text::rfind`]); a bit each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum Find {
+    /// A unit that may start white space or `。` `！` `？`.
+    Special = 1,
+    /// A unit that may start a line break or a character that ends a sentence.
+    Strong = 2,
+    /// A line break.
+    Newline = 4,
+}
+
+impl<T: Text, const FAST: bool> Splitter<T, FAST> {
+    /// The cut of the part that starts at `p` (a boundary, or inside the long cluster).
+    fn cut(&mut self, p: usize) -> Cut {
+        let t = self.text;
+        // the window, counted once: `hi` keeps the part within the limit
+        let (hi, hi16) = t.advance(p, self.limit);
+        if hi >= t.len() {
+            // the rest fits (S1)
+            return Cut {
+                e: hi,
+                e16: hi16,
+                next: hi,
+                next16: hi16,
+            };
+        }
+        // at or before the first cut that leaves the part half full (a unit takes a code
+        // unit or more)
+        let near = (p + self.half).min(hi);
+        self.window = Window { p, near, hi, hi16 };
+        let (e, next) = match FAST {
+            true => self.scan().unwrap_or_else(|| self.walk()),
+            false => self.walk(),
+        };
+        let e16 = if e >= near {
+            hi16 - t.utf16_len(e, hi)
+        } else {
+            t.utf16_len(p, e)
+        };
+        // (what is dropped is most often one space or line break: a unit)
+        let gap = if next == e + 1 {
+            1
+        } else {
+            t.utf16_len(e, next)
+        };
+        Cut {
+            e,
+            e16,
+            next,
+            next16: e16 + gap,
+        }
+    }
+
     /// The white-space run holding the character at `y` (white space).
     fn run_at(&mut self, y: usize) -> Run {
         if let Some(r) = self.run.filter(|r| r.a <= y && y < r.b) {
             return r;
         }
         let t = self.text;
+        // the usual run: one ASCII white space between two ASCII characters that are not,
+        // so that it is a cluster of its own (no prepended mark or mark is ASCII)
+        if let Some(u @ (0x09..=0x0d | 0x20)) = t.unit(y).filter(|_| FAST) {
+            if y > 0 && plain(t, y - 1) && plain(t, y + 1) {
+                let run = Run {
+                    a: y,
+                    b: y + 1,
+                    e: y,
+                    s: y + 1,
+                    breaks: u8::from(u == 0x0a),
+                    sentence: y
+                        .checked_sub(1)
+                        .and_then(|k| t.unit(k))
+                        .is_some_and(|u| matches!(u, 0x21 | 0x2e | 0x3f)),
+                };
+                if self.run.is_none_or(|r| r.b <= run.b) {
+                    self.run = Some(run);
+                }
+                return run;
+            }
+        }
         let mut breaks = 0u8;
         let mut count = |c: char| breaks = (breaks + u8::from(c == '\n')).min(2);
+        // its characters from `y` on, the first and the last of them, what follows them;
+        // then back from `y`, and what comes before them
+        let (mut b, mut head, mut last) = (y, None, None);
+        let after = loop {
+            match t.char_at(b) {
+                Some((c, w)) if white(c) => {
+                    count(c);
+                    head.get_or_insert((c, w));
+                    last = Some((c, w));
+                    b += w;
+                }
+                other => break other,
+            }
+        };
         let mut a = y;
-        while let Some((c, w)) = t.char_before(a).filter(|&(c, _)| c.is_whitespace()) {
-            count(c);
-            a -= w;
-        }
-        let mut b = y;
-        while let Some((c, w)) = t.char_at(b).filter(|&(c, _)| c.is_whitespace()) {
-            count(c);
-            b += w;
-        }
+        let before = loop {
+            match t.char_before(a) {
+                Some((c, w)) if white(c) => {
+                    count(c);
+                    head = Some((c, w));
+                    a -= w;
+                }
+                other => break other,
+            }
+        };
         // as whole clusters (GB9b: a prepended mark takes the space after it; GB9, GB9a: a
-        // space takes the marks after it)
+        // space takes the marks after it; no prepended mark is below U+0600, no mark below
+        // U+0300)
         let (mut e, mut s) = (a, b);
-        // (no prepended mark is below U+0600, no mark below U+0300)
-        if let (Some((before, _)), Some((first, w))) = (t.char_before(a), t.char_at(a)) {
+        if let (Some((before, _)), Some((first, w))) = (before, head) {
             if before >= '\u{600}' && !pair_breaks(class(before), class(first)) {
                 e += w;
             }
         }
-        if let (Some((last, w)), Some((after, _))) = (t.char_before(b), t.char_at(b)) {
+        if let (Some((last, w)), Some((after, _))) = (last, after) {
             if after >= '\u{300}' && !pair_breaks(class(last), class(after)) {
                 s -= w;
             }
@@ -317,6 +449,7 @@ impl<T: Text> Splitter<T> {
             e,
             s: s.max(e),
             breaks,
+            sentence: e == a && before.is_some_and(|(c, _)| ends_sentence(c)),
         };
         if self.run.is_none_or(|r| r.b <= b) {
             self.run = Some(run);
@@ -325,30 +458,30 @@ impl<T: Text> Splitter<T> {
     }
 
     /// S3's kinds 1 to 4 (white space and sentence ends), read backward from `hi` down to
-    /// `lo`: the cut `(end of the part, start of the next)` of the strongest kind with a
-    /// candidate in `lo..=hi`, its last one; `None` when no kind has one.
+    /// `near`: the cut `(end of the part, start of the next)` of the strongest kind with a
+    /// candidate that leaves the part half full, its last one; `None` when no kind has one.
     ///
-    /// The last run of white space is found first (the last word); below it only the bytes
-    /// that can make a stronger cut are looked at — line breaks, and the characters that end
-    /// a sentence — so the spaces between words cost nothing more.
+    /// The last run of white space is found first (the last word); below it only the units
+    /// that can make a stronger cut are looked at — line breaks, and the characters that
+    /// end a sentence — so the spaces between words cost nothing more.
     fn scan(&mut self) -> Option<(usize, usize)> {
         let t = self.text;
-        let Window { p, near, hi, .. } = self.window;
+        let Window { p, near, .. } = self.window;
         let mut best: [Option<(usize, usize)>; 4] = [None; 4];
         // from a few units below the window: a `。` that starts there may end in it
         let floor = near.saturating_sub(3).max(p);
-        let mut y = hi;
+        let mut y = self.window.hi;
         // the last white space (which may go on past `hi`), and any `。` after it
         loop {
-            let Some(k) = t.rfind_special(floor, y) else {
-                return best.into_iter().flatten().next();
+            let Some(k) = t.rfind(floor, y, Find::Special) else {
+                return first(&best);
             };
             let Some((c, w)) = t.char_at(k) else { break };
-            let below = if c.is_whitespace() {
+            let below = if white(c) {
                 let run = self.run_at(k);
                 self.record(&mut best, run);
                 if run.e < near {
-                    return best.into_iter().flatten().next();
+                    return first(&best);
                 }
                 run.a
             } else {
@@ -356,25 +489,29 @@ impl<T: Text> Splitter<T> {
                 k
             };
             if below <= floor {
-                return best.into_iter().flatten().next();
+                return first(&best);
             }
             y = below - 1;
-            if best[1..].iter().any(Option::is_some) {
+            if best.iter().any(Option::is_some) {
                 break;
             }
         }
         // below it: line breaks and sentence ends, then line breaks alone
         while best[0].is_none() {
-            let breaks_only = best[1].is_some() || best[2].is_some();
-            let found = if breaks_only {
-                t.rfind_newline(floor, y)
+            let find = if best[1].is_some() || best[2].is_some() {
+                Find::Newline
             } else {
-                t.rfind_strong(floor, y)
+                Find::Strong
             };
-            let Some(k) = found else { break };
+            let Some(k) = t.rfind(floor, y, find) else {
+                break;
+            };
             let Some((c, w)) = t.char_at(k) else { break };
             let mut below = k;
-            if c == '\n' {
+            if FAST && c == '\n' && best[1].is_some() && k > 0 && plain(t, k - 1) && plain(t, k + 1)
+            {
+                // a line break alone, once one is found: no paragraph break here
+            } else if c == '\n' {
                 let run = self.run_at(k);
                 self.record(&mut best, run);
                 below = run.a;
@@ -391,13 +528,27 @@ impl<T: Text> Splitter<T> {
             }
             y = below - 1;
         }
-        best.into_iter().flatten().next()
+        first(&best)
     }
 
-    /// Whether a cut at `e` (in the window, at most `hi`) leaves the part half full.
+    /// Whether a cut at `e` leaves the part half full (at least `half` UTF-16 units from
+    /// `p`) and within the limit: measured from the nearer end of the window, `hi` being
+    /// `hi16` units on (a unit takes a code unit or more, so that most cuts are judged
+    /// without counting).
     fn half_full(&self, e: usize) -> bool {
-        let w = self.window;
-        e >= w.near && e <= w.hi && w.hi16 - self.text.utf16_len(e, w.hi) >= w.half
+        let Window { p, near, hi, hi16 } = self.window;
+        if e < near || e > hi {
+            return false;
+        }
+        let (t, half) = (self.text, self.half);
+        let most = hi16.saturating_sub(half); // units that may lie after the cut
+        if hi - e <= most {
+            true
+        } else if e - p < hi - e {
+            t.utf16_len(p, e) >= half
+        } else {
+            t.utf16_len(e, hi) <= most
+        }
     }
 
     /// Records the cut after `。` `！` `？` (`c`, ending at `after`) as a sentence end when
@@ -415,52 +566,65 @@ impl<T: Text> Splitter<T> {
 
     /// Records `run` in `best` under its kind (0 to 3: paragraph, line, sentence, word) when
     /// it is a cut in the window (whole clusters, leaving the part half full) and the first
-    /// of its kind.
+    /// of its kind (the last in the text: [`Splitter::scan`] reads backward).
     fn record(&self, best: &mut [Option<(usize, usize)>; 4], run: Run) {
-        if run.e >= run.s || run.e <= self.window.p || !self.half_full(run.e) {
+        if !self.half_full(run.e) {
             return;
         }
-        let kind = match run.breaks {
-            2 => 0,
-            1 => 1,
-            _ if self
-                .text
-                .char_before(run.e)
-                .is_some_and(|(c, _)| ends_sentence(c)) =>
-            {
-                2
-            }
-            _ => 3,
-        };
-        if let Some(slot) = best.get_mut(kind) {
+        if let Some(slot) = self.kind(run).and_then(|k| best.get_mut(k)) {
             slot.get_or_insert((run.e, run.s));
         }
     }
 
-    /// S3's kinds 5 and 6 and the last resort, when [`Splitter::scan`] found nothing: a
-    /// walk over the clusters from `p` (a boundary, or inside the long cluster) to `hi`.
+    /// The kind of `run` as a cut (0 to 3: paragraph, line, sentence, word), when it is one
+    /// after the part's start: whole clusters (the caller checks that it leaves the part
+    /// half full).
+    fn kind(&self, run: Run) -> Option<usize> {
+        if run.e >= run.s || run.e <= self.window.p {
+            return None;
+        }
+        Some(match run.breaks {
+            2 => 0,
+            1 => 1,
+            _ if run.sentence => 2,
+            _ => 3,
+        })
+    }
+
+    /// The cut by a walk over the clusters from `p` (a boundary, or inside the long
+    /// cluster) to `hi`, each candidate of kinds 1 to 6 recorded as it comes (the last one
+    /// of each kind stays), then the last resorts: natively, only when [`Splitter::scan`]
+    /// found no cut of kinds 1 to 4.
     fn walk(&mut self) -> (usize, usize) {
-        let Window { p, hi, half, .. } = self.window;
+        let Window { p, hi, .. } = self.window;
         let n = self.text.len();
         // the first boundary that leaves the part half full (`near` only bounds it)
-        let (mut lo, lo16) = self.text.advance(p, half);
-        if lo16 < half {
-            lo += self.text.char_at(lo).map_or(0, |(_, w)| w);
+        let (mut mid, mid16) = self.text.advance(p, self.half);
+        if mid16 < self.half {
+            // a character of two units on the half: the boundary after it
+            mid += self.text.char_at(mid).map_or(0, |(_, w)| w);
         }
-        let mut c = Candidates::default();
+        let mut c = Candidates {
+            mid,
+            ..Candidates::default()
+        };
         let mut x = p;
         // inside the long cluster: its code points, then its end
         if let Some((_, end)) = self.long.filter(|&(a, b)| a < p && p < b) {
-            self.points(p, end.min(hi), lo, &mut c);
+            self.points(p, end.min(hi), &mut c);
             x = end;
             if end <= hi {
-                self.boundary(end, lo, &mut c);
+                self.boundary(end, &mut c);
             }
         }
         while x <= hi && x < n {
             if self.run_starts(x) {
                 let run = self.run_at(x);
                 if x > p {
+                    let kind = self.kind(run).filter(|_| run.e >= mid && run.e <= hi);
+                    if let Some(slot) = kind.and_then(|k| c.best.get_mut(k)) {
+                        *slot = Some((run.e, run.s));
+                    }
                     c.last = Some((x, run.s));
                 } else {
                     c.skip = Some((x, run.s));
@@ -475,27 +639,30 @@ impl<T: Text> Splitter<T> {
             if end > hi {
                 if self.text.utf16_len(x, end) > self.limit {
                     self.long = Some((x, end));
-                    self.points(x, hi, lo, &mut c);
+                    self.points(x, hi, &mut c);
                 }
                 break;
             }
-            self.boundary(end, lo, &mut c);
+            self.boundary(end, &mut c);
             x = end;
         }
-        c.cluster
-            .or(c.point)
-            .map(|b| (b, b))
+        first(&c.best)
+            .or(c.cluster.or(c.point).map(|b| (b, b)))
             .or(c.last)
             .or(c.skip)
             .unwrap_or((hi, hi))
     }
 
     /// Records the cluster boundary `x` (at most `hi`), unless white space starts there
-    /// (then the cut is the run's, which the walk records next).
-    fn boundary(&mut self, x: usize, lo: usize, c: &mut Candidates) {
+    /// (then the cut is the run's, which the walk records next): after `。` `！` `？` a
+    /// sentence end, else a cluster boundary.
+    fn boundary(&mut self, x: usize, c: &mut Candidates) {
         if !self.run_starts(x) {
-            if x >= lo {
-                c.cluster = Some(x);
+            if x >= c.mid {
+                match self.text.char_before(x) {
+                    Some(('。' | '！' | '？', _)) => c.best[2] = Some((x, x)),
+                    _ => c.cluster = Some(x),
+                }
             }
             c.last = Some((x, x));
         }
@@ -503,7 +670,7 @@ impl<T: Text> Splitter<T> {
 
     /// Whether a run of white-space clusters starts at `x`.
     fn run_starts(&mut self, x: usize) -> bool {
-        if !self.text.char_at(x).is_some_and(|(c, _)| c.is_whitespace()) {
+        if !self.text.char_at(x).is_some_and(|(c, _)| white(c)) {
             return false;
         }
         let run = self.run_at(x);
@@ -511,7 +678,7 @@ impl<T: Text> Splitter<T> {
     }
 
     /// The code point boundaries in `from+1..=to`, short of the long cluster's end (kind 6).
-    fn points(&self, from: usize, to: usize, lo: usize, c: &mut Candidates) {
+    fn points(&self, from: usize, to: usize, c: &mut Candidates) {
         let end = self.long.map_or(to, |(_, b)| b);
         let mut q = from;
         while let Some((_, w)) = self.text.char_at(q) {
@@ -519,7 +686,7 @@ impl<T: Text> Splitter<T> {
                 break;
             }
             q += w;
-            if q >= lo {
+            if q >= c.mid {
                 c.point = Some(q);
             }
             c.last = Some((q, q));
@@ -544,15 +711,39 @@ impl<T: Text> Splitter<T> {
     }
 }
 
-/// What [`Splitter::walk`] finds: the last cluster boundary (kind 5) and code point boundary
-/// (kind 6) that leave the part half full, the last cut of any kind, and white space that
-/// opens the part (the text).
+/// Whether the cuts are found the fast way: natively, where speed counts, and not in the
+/// npm package's wasm, where size does. The fast way reads each window back from its end
+/// ([`Splitter::scan`]) and takes shortcuts for the usual white space (one ASCII space or
+/// line break between ASCII characters); the small way walks each window's clusters
+/// forward ([`Splitter::walk`]). Both give the same cuts (the tests compare them).
+const FAST: bool = !cfg!(target_arch = "wasm32");
+
+/// Whether the unit at `k` is an ASCII character that is not white space (nor a control).
+fn plain<T: Text>(t: T, k: usize) -> bool {
+    t.unit(k).is_some_and(|u| (0x21..0x7f).contains(&u))
+}
+
+/// The strongest kind's cut of [`Splitter::scan`]'s findings.
+fn first(best: &[Option<(usize, usize)>; 4]) -> Option<(usize, usize)> {
+    best.iter().flatten().next().copied()
+}
+
+/// What [`Splitter::walk`] finds: the last cut of kinds 1 to 4, the last cluster boundary
+/// (kind 5) and code point boundary (kind 6) that leave the part half full (from `mid` on),
+/// the last cut of any kind, and white space that opens the part (the text).
 #[derive(Default)]
 struct Candidates {
+    mid: usize,
+    best: [Option<(usize, usize)>; 4],
     cluster: Option<usize>,
     point: Option<usize>,
     last: Option<(usize, usize)>,
     skip: Option<(usize, usize)>,
+}
+
+/// Whether `c` is `White_Space`.
+fn white(c: char) -> bool {
+    c.is_whitespace()
 }
 
 /// The characters after which, followed by white space, a sentence ends (S3 kind 3).
@@ -561,7 +752,7 @@ fn ends_sentence(c: char) -> bool {
 }
 
 /// A text to split, in its own code units (UTF-8 bytes of a `&str`, or UTF-16 units): what
-/// the scans ask of it. Positions are unit offsets; the ones the scans keep are character
+/// the cuts ask of it. Positions are unit offsets; the ones the cuts keep are character
 /// boundaries.
 trait Text: Copy {
     /// Length in units.
@@ -571,28 +762,15 @@ trait Text: Copy {
     fn char_at(self, k: usize) -> Option<(char, usize)>;
     /// The character that ends at `k`.
     fn char_before(self, k: usize) -> Option<(char, usize)>;
+    /// The code unit at `k` (a byte of UTF-8, or a UTF-16 unit).
+    fn unit(self, k: usize) -> Option<u16>;
     /// UTF-16 length of `a..b`.
     fn utf16_len(self, a: usize, b: usize) -> usize;
     /// The farthest character boundary from `from` within `n` UTF-16 units, and how many
     /// units that is.
     fn advance(self, from: usize, n: usize) -> (usize, usize);
-    /// A position at or before the first one `half` UTF-16 units after `from`, found
-    /// without counting (bytes: a unit takes one or more).
-    fn near(self, from: usize, half: usize) -> usize;
-    /// The last position in `lo..=hi` whose unit may start white space or `。！？`.
-    fn rfind_special(self, lo: usize, hi: usize) -> Option<usize>;
-    /// The last position in `lo..=hi` of a `\n`.
-    fn rfind_newline(self, lo: usize, hi: usize) -> Option<usize>;
-    /// The last position in `lo..=hi` whose unit may start `\n` or a character that ends a
-    /// sentence ([`ends_sentence`]).
-    fn rfind_strong(self, lo: usize, hi: usize) -> Option<usize>;
-}
-
-/// Whether a byte may start a `White_Space` character or `。！？`: the ASCII white space, and
-/// the lead bytes of U+0085/U+00A0 (C2), U+1680 (E1), U+2000–U+205F (E2), U+3000/U+3002
-/// (E3), U+FF01/U+FF1F (EF).
-fn special8(b: u8) -> bool {
-    matches!(b, 0x09..=0x0d | 0x20 | 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef)
+    /// The last position in `lo..=hi` whose unit may start what `find` looks for.
+    fn rfind(self, lo: usize, hi: usize, find: Find) -> Option<usize>;
 }
 
 impl Text for &str {
@@ -622,79 +800,49 @@ impl Text for &str {
         }
     }
 
+    fn unit(self, k: usize) -> Option<u16> {
+        self.as_bytes().get(k).map(|&b| u16::from(b))
+    }
+
     fn utf16_len(self, a: usize, b: usize) -> usize {
-        crate::text::utf16::utf16_len_of_bytes(self.as_bytes().get(a..b).unwrap_or_default())
+        utf16_len_of_bytes(self.as_bytes().get(a..b).unwrap_or_default())
     }
 
     fn advance(self, from: usize, n: usize) -> (usize, usize) {
+        advance(self.as_bytes(), from, n)
+    }
+
+    fn rfind(self, lo: usize, hi: usize, find: Find) -> Option<usize> {
         let bytes = self.as_bytes();
-        let (mut pos, mut left) = (from, n);
-        // `left` bytes hold at most `left` units: count them a chunk at a time, each chunk
-        // cut back to a character boundary, until one gains nothing
-        while left > 0 {
-            let mut end = (pos + left).min(bytes.len());
-            while end > pos && !self.is_char_boundary(end) {
-                end -= 1;
-            }
-            if end > pos {
-                left -= self.utf16_len(pos, end);
-                pos = end;
-                continue;
-            }
-            // a character of more bytes than units left, which may still fit
-            match self.char_at(pos) {
-                Some((c, w)) if c.len_utf16() <= left => {
-                    left -= c.len_utf16();
-                    pos += w;
-                }
-                _ => break,
-            }
+        match find {
+            // usually a few bytes back (the last word): byte by byte
+            Find::Special => rfind_special8(bytes, lo, hi),
+            // `…` is E2 80 A6, `。` E3 80 82, `！` and `？` EF BC 81/9F
+            Find::Strong => rfind_any(bytes, lo, hi + 1, *b"\n.!?\xe2\xe3\xef"),
+            Find::Newline => rfind_any(bytes, lo, hi + 1, *b"\n"),
         }
-        (pos, n - left)
     }
+}
 
-    fn near(self, from: usize, half: usize) -> usize {
-        from.saturating_add(half).min(str::len(self))
-    }
-
-    fn rfind_special(self, lo: usize, hi: usize) -> Option<usize> {
-        let bytes = self.as_bytes();
-        let top = bytes.get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
-        let mut end = top.len();
-        while let Some(k) = top.get(..end)?.iter().rposition(|&b| special8(b)) {
-            let b = top.get(k).copied().unwrap_or(0);
-            // the byte after a lead tells most of its other characters apart
-            let second = bytes.get(lo + k + 1).copied().unwrap_or(0);
-            let maybe = match b {
-                0xc2 => matches!(second, 0x85 | 0xa0),
-                0xe1 => second == 0x9a,
-                0xe2 => matches!(second, 0x80 | 0x81),
-                0xe3 => second == 0x80,
-                0xef => second == 0xbc,
-                _ => true,
-            };
-            if maybe {
-                return Some(lo + k);
-            }
-            end = k;
-        }
-        None
-    }
-
-    fn rfind_strong(self, lo: usize, hi: usize) -> Option<usize> {
-        let bytes = self.as_bytes();
-        let top = bytes.get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
-        // `…` is E2 80 A6, `。` E3 80 82, `！` and `？` EF BC 81/9F
-        top.iter()
-            .rposition(|&b| matches!(b, b'\n' | b'.' | b'!' | b'?' | 0xe2 | 0xe3 | 0xef))
-            .map(|k| lo + k)
-    }
-
-    fn rfind_newline(self, lo: usize, hi: usize) -> Option<usize> {
-        let bytes = self.as_bytes();
-        let top = bytes.get(lo..=hi.min(str::len(self).saturating_sub(1)))?;
-        top.iter().rposition(|&b| b == b'\n').map(|k| lo + k)
-    }
+/// The last position in `lo..=hi` of `bytes` whose byte may start a `White_Space`
+/// character or `。！？`: the ASCII white space, and the lead bytes of U+0085/U+00A0 (C2),
+/// U+1680 (E1), U+2000–U+205F (E2), U+3000/U+3002 (E3), U+FF01/U+FF1F (EF), each told
+/// apart from most of its other characters by the byte after it.
+fn rfind_special8(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
+    let top = bytes.get(lo..=hi.min(bytes.len().saturating_sub(1)))?;
+    top.iter().enumerate().rev().find_map(|(k, &b)| {
+        let second = || bytes.get(lo + k + 1).copied().unwrap_or(0);
+        let maybe = match b {
+            0x09..=0x0d | 0x20 => true,
+            0xc2 => matches!(second(), 0x85 | 0xa0),
+            0xe1 => second() == 0x9a,
+            0xe2 => matches!(second(), 0x80 | 0x81),
+            0xe3 => second() == 0x80,
+            0xef => second() == 0xbc,
+            _ => false,
+        };
+        maybe.then_some(lo + k)
+    })
 }
 
 impl Text for &[u16] {
@@ -702,28 +850,26 @@ impl Text for &[u16] {
         <[u16]>::len(self)
     }
 
+    // (well formed: a high surrogate is always followed by a low one, [`split_utf16`])
     fn char_at(self, k: usize) -> Option<(char, usize)> {
-        let u = *self.get(k)?;
-        if (0xd800..0xdc00).contains(&u) {
-            if let Some(&lo) = self
-                .get(k + 1)
-                .filter(|&&lo| (0xdc00..0xe000).contains(&lo))
-            {
-                let c = 0x1_0000 + ((u32::from(u) & 0x3ff) << 10) + (u32::from(lo) & 0x3ff);
-                return Some((char::from_u32(c).unwrap_or('\u{fffd}'), 2));
-            }
-        }
-        Some((char::from_u32(u32::from(u)).unwrap_or('\u{fffd}'), 1))
+        let u = u32::from(*self.get(k)?);
+        let (c, w) = if u & 0xfc00 == 0xd800 {
+            let lo = u32::from(self.get(k + 1).copied().unwrap_or(0));
+            (0x1_0000 + ((u & 0x3ff) << 10) + (lo & 0x3ff), 2)
+        } else {
+            (u, 1)
+        };
+        Some((char::from_u32(c).unwrap_or('\u{fffd}'), w))
     }
 
     fn char_before(self, k: usize) -> Option<(char, usize)> {
-        let last = *self.get(k.checked_sub(1)?)?;
-        if (0xdc00..0xe000).contains(&last) && k >= 2 {
-            if let Some((c, 2)) = self.char_at(k - 2) {
-                return Some((c, 2));
-            }
-        }
-        Some((char::from_u32(u32::from(last)).unwrap_or('\u{fffd}'), 1))
+        let u = *self.get(k.checked_sub(1)?)?;
+        // (a low surrogate ends the pair that starts a unit before it)
+        self.char_at(k - 1 - usize::from(u & 0xfc00 == 0xdc00 && k >= 2))
+    }
+
+    fn unit(self, k: usize) -> Option<u16> {
+        self.get(k).copied()
     }
 
     fn utf16_len(self, a: usize, b: usize) -> usize {
@@ -739,42 +885,26 @@ impl Text for &[u16] {
         (end, end - from)
     }
 
-    fn near(self, from: usize, half: usize) -> usize {
-        from.saturating_add(half).min(<[u16]>::len(self))
-    }
-
-    fn rfind_special(self, lo: usize, hi: usize) -> Option<usize> {
+    fn rfind(self, lo: usize, hi: usize, find: Find) -> Option<usize> {
         let units = self.get(lo..=hi.min(<[u16]>::len(self).saturating_sub(1)))?;
-        units.iter().rposition(|&u| special16(u)).map(|k| lo + k)
-    }
-
-    fn rfind_strong(self, lo: usize, hi: usize) -> Option<usize> {
-        let units = self.get(lo..=hi.min(<[u16]>::len(self).saturating_sub(1)))?;
-        units
-            .iter()
-            .rposition(|&u| {
-                matches!(
-                    u,
-                    0x0a | 0x2e | 0x21 | 0x3f | 0x2026 | 0x3002 | 0xff01 | 0xff1f
-                )
-            })
-            .map(|k| lo + k)
-    }
-
-    fn rfind_newline(self, lo: usize, hi: usize) -> Option<usize> {
-        let units = self.get(lo..=hi.min(<[u16]>::len(self).saturating_sub(1)))?;
-        units.iter().rposition(|&u| u == 0x0a).map(|k| lo + k)
+        let k = units.iter().rposition(|&u| kind16(u) & find as u8 != 0)?;
+        Some(lo + k)
     }
 }
 
-/// Whether a UTF-16 unit is a `White_Space` character or `。！？`.
-fn special16(u: u16) -> bool {
+/// What the searches for a UTF-16 unit look for it ([`Find`] bits): a `White_Space`
+/// character or `。！？` ([`Find::Special`]), a line break or a character that ends a
+/// sentence ([`Find::Strong`]), a line break ([`Find::Newline`]).
+fn kind16(u: u16) -> u8 {
+    const SPECIAL: u8 = Find::Special as u8;
+    const STRONG: u8 = Find::Strong as u8;
     match u {
-        0x09..=0x0d | 0x20 => true,
-        0..0x85 => false,
-        0x85 | 0xa0 | 0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f => true,
-        0x3000 | 0x3002 | 0xff01 | 0xff1f => true,
-        _ => false,
+        0x0a => SPECIAL | STRONG | Find::Newline as u8,
+        0x21 | 0x2e | 0x3f | 0x2026 => STRONG,
+        0x3002 | 0xff01 | 0xff1f => SPECIAL | STRONG,
+        0x09 | 0x0b..=0x0d | 0x20 | 0x85 | 0xa0 | 0x1680 | 0x2000..=0x200a => SPECIAL,
+        0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000 => SPECIAL,
+        _ => 0,
     }
 }
 
@@ -792,6 +922,83 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    /// The small way (the npm package's wasm: the walk alone, no shortcuts) cuts where the
+    /// fast way (native: the backward scan first) does, in both encodings, on random
+    /// messages of every kind of white space, sentence end and cluster, at random limits.
+    #[test]
+    fn the_walk_alone_cuts_where_the_scan_does() {
+        let pieces = [
+            "word",
+            "ab",
+            "x",
+            " ",
+            " ",
+            "  ",
+            "\t",
+            "\u{a0}",
+            "\u{3000}",
+            "\n",
+            "\n\n",
+            "\r\n",
+            " \n ",
+            ". ",
+            "! ",
+            "… ",
+            ".",
+            "。",
+            "！",
+            "？",
+            "😀",
+            "👩\u{200d}👧",
+            "🇻🇳",
+            "e\u{301}",
+            " \u{301}",
+            "\u{600}",
+            "\u{600} ",
+            "日本",
+            "\u{915}\u{94d}\u{915}",
+            "a\u{301}\u{301}\u{301}\u{301}\u{301}",
+            "\u{600}\u{600}\u{600}。",
+        ];
+        let mut rng = crate::rng::Rng(0x5b11_7a1c);
+        for _ in 0..20_000 {
+            let text = rng.text(24, &pieces, &[], 1);
+            let limit = 2 + rng.below(30);
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let runs = [TextStyle {
+                start: 0,
+                len: units.len(),
+                st: crate::StyleSet::of(crate::StyleCode::Bold),
+            }];
+            let runs = if units.is_empty() {
+                &runs[..0]
+            } else {
+                &runs[..]
+            };
+            fn parts<T: Text, const FAST: bool>(
+                t: T,
+                runs: &[TextStyle],
+                limit: usize,
+            ) -> Vec<(usize, usize, Vec<TextStyle>)> {
+                let mut out = Vec::new();
+                split_text::<T, FAST>(t, runs, limit, |a, b, r| out.push((a, b, r))).unwrap();
+                out
+            }
+            let fast = parts::<_, true>(text.as_str(), runs, limit);
+            assert_eq!(
+                fast,
+                parts::<_, false>(text.as_str(), runs, limit),
+                "{text:?} at {limit}"
+            );
+            let fast16 = parts::<_, true>(units.as_slice(), runs, limit);
+            assert_eq!(
+                fast16,
+                parts::<_, false>(units.as_slice(), runs, limit),
+                "{text:?} at {limit}"
+            );
+        }
     }
 
     #[test]
