@@ -784,7 +784,11 @@ export function createApi({ html, entry }) {
       if (typeof lim !== 'number' || !(Number.isInteger(lim) || Math.abs(lim) === Infinity)) {
         throw new ChatmarkError('invalid_limit', 'limit', 'limit must be an integer of at least 2');
       }
-      limit = Math.max(0, Math.min(lim, 0xffffffff));
+      // S1, checked here: the engine's export takes a limit of at least 2
+      if (lim < 2) {
+        throw new ChatmarkError('invalid_limit', 'limit', `limit must be at least 2 UTF-16 units, not ${lim}`);
+      }
+      limit = Math.min(lim, 0xffffffff);
     }
     const [text, runs] = asJson('formatted', () => {
       const f = jv(message, '');
