@@ -82,6 +82,7 @@ export type ErrorCode =
   | 'too_many_text_styles'
   | 'empty_after_formatting'
   | 'invalid_json'
+  | 'invalid_limit'
 // @end generated
   /** `chatmark/markdown` only: an HTML body or `parse(text, 'html')`; use `chatmark`. */
   | 'unsupported_parse_mode'

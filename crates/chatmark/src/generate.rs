@@ -54,8 +54,8 @@ fn parse_modes() -> [ParseMode; 3] {
     )
 }
 
-/// The codes of a refused message (R7).
-fn error_codes() -> [ErrorCode; 10] {
+/// The codes of a refused message (R7), and of a split's refused limit (S1).
+fn error_codes() -> [ErrorCode; 11] {
     use ErrorCode::*;
     all_of!(ErrorCode:
         MissingChatId => MissingChatId,
@@ -68,6 +68,7 @@ fn error_codes() -> [ErrorCode; 10] {
         TooManyTextStyles => TooManyTextStyles,
         EmptyAfterFormatting => EmptyAfterFormatting,
         InvalidJson => InvalidJson,
+        InvalidLimit => InvalidLimit,
     )
 }
 
