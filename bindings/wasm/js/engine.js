@@ -471,6 +471,36 @@ class Memory {
   }
 }
 
+/** `options.limit` of `split` as the export takes it (S1): 2000 when absent or null, an
+ *  integer of at least 2 (by value, as N1 reads numbers; Infinity saturates), else
+ *  `invalid_limit`. */
+function splitLimit(options) {
+  const lim = options ? jv(options.limit, 'limit') : undefined;
+  if (lim === undefined || lim === null) return 2000;
+  if (typeof lim !== 'number' || !(Number.isInteger(lim) || Math.abs(lim) === Infinity)) {
+    throw new ChatmarkError('invalid_limit', 'limit', 'limit must be an integer of at least 2');
+  }
+  if (lim < 2) {
+    throw new ChatmarkError('invalid_limit', 'limit', `limit must be at least 2 UTF-16 units, not ${lim}`);
+  }
+  return Math.min(lim, 0xffffffff);
+}
+
+/** The message `split` takes: `[text, runs]` from `{text, text_styles?}`, checked as a body's
+ *  fields are (R2, R6). */
+function readSplitMessage(message) {
+  return asJson('formatted', () => {
+    const f = jv(message, '');
+    const t = isObject(f) ? member(f, 'text') : undefined;
+    if (t === undefined || t === null) throw new ChatmarkError('missing_text', 'text', 'text is required');
+    checkText(t);
+    const styles = member(f, 'text_styles');
+    if (styles !== undefined && styles !== null && !Array.isArray(styles)) throw invalidStyles();
+    if (styles) checkRunCount(styles);
+    return [t, styles ? readRuns(styles) : []];
+  });
+}
+
 // Inputs, as lib.rs reads them: a message's strings and client runs, and the resolve request.
 
 /** Writes `strings` one after the other as UTF-8 from byte 0, then the runs' numbers and
@@ -610,6 +640,22 @@ function readAbout(mem) {
   return { version: strings[0], codes: strings.slice(1), html: mem.ex.has_html() !== 0 };
 }
 
+/** `split`'s answer: the number of parts, then per part its text's length in units and its
+ *  runs; the parts' texts one after the other in the UTF-16 output. */
+function readParts(mem) {
+  let o = mem.answer();
+  const u32 = mem.u32;
+  const parts = new Array(u32[o++]);
+  for (let k = 0, at = 0; k < parts.length; k++) {
+    const len = u32[o++];
+    const runs = new Array(u32[o++]);
+    o = readRunsAt(mem, o, runs, runs.length);
+    parts[k] = { text: mem.str(at, len), text_styles: runs };
+    at += len;
+  }
+  return parts;
+}
+
 /** The refusal of an HTML body or mode by a build without HTML mode (`entry` names it). */
 function unsupported(entry) {
   return new ChatmarkError(
@@ -636,6 +682,44 @@ function resolveJsonl(resolve, line) {
   }
   try {
     return jsonLine(resolve(body, { checkChatId: false }));
+  } catch (e) {
+    if (e instanceof ChatmarkError) return jsonLine({ error: e.toJSON() });
+    return jsonLine({ error: { code: 'internal_error', field: '', message: String(e) } });
+  }
+}
+
+/**
+ * The JSONL contract of `chatmark split --jsonl` for one line, with `resolve` and `split` as
+ * the API's: a body `{text, parse_mode?, text_styles?, limit?}` formatted as resolveJsonl
+ * does but without R1's length limit, then split: the JSON text of `{parts}` or `{error}`.
+ * An empty text (once formatted) gives no parts. Never throws on input.
+ */
+function splitJsonl(resolve, split, line) {
+  let body;
+  try {
+    body = JSON.parse(String(line));
+  } catch (e) {
+    return jsonLine({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
+  }
+  const opts = { checkChatId: false, maxTextLen: 0 };
+  const nothing = (e) => e instanceof ChatmarkError && e.code === 'empty_after_formatting';
+  try {
+    let f;
+    try {
+      f = resolve(body, opts);
+    } catch (e) {
+      if (!nothing(e) && !(e instanceof ChatmarkError && e.code === 'text_empty')) throw e;
+      // an empty text is still checked for its other fields
+      if (e.code === 'text_empty') {
+        try {
+          resolve({ ...body, text: ' ' }, opts);
+        } catch (e2) {
+          if (!nothing(e2)) throw e2;
+        }
+      }
+      f = { text: '', text_styles: [] };
+    }
+    return jsonLine({ parts: split(f, { limit: isObject(body) ? member(body, 'limit') : undefined }) });
   } catch (e) {
     if (e instanceof ChatmarkError) return jsonLine({ error: e.toJSON() });
     return jsonLine({ error: { code: 'internal_error', field: '', message: String(e) } });
@@ -777,82 +861,12 @@ export function createApi({ html, entry }) {
    */
   function split(message, options) {
     ready();
-    const lim = options ? jv(options.limit, 'limit') : undefined;
-    let limit = 2000;
-    if (lim !== undefined && lim !== null) {
-      // N1's reading of numbers: by value, Infinity saturating
-      if (typeof lim !== 'number' || !(Number.isInteger(lim) || Math.abs(lim) === Infinity)) {
-        throw new ChatmarkError('invalid_limit', 'limit', 'limit must be an integer of at least 2');
-      }
-      // S1, checked here: the engine's export takes a limit of at least 2
-      if (lim < 2) {
-        throw new ChatmarkError('invalid_limit', 'limit', `limit must be at least 2 UTF-16 units, not ${lim}`);
-      }
-      limit = Math.min(lim, 0xffffffff);
-    }
-    const [text, runs] = asJson('formatted', () => {
-      const f = jv(message, '');
-      const t = isObject(f) ? member(f, 'text') : undefined;
-      if (t === undefined || t === null) throw new ChatmarkError('missing_text', 'text', 'text is required');
-      checkText(t);
-      const styles = member(f, 'text_styles');
-      if (styles !== undefined && styles !== null && !Array.isArray(styles)) throw invalidStyles();
-      if (styles) checkRunCount(styles);
-      return [t, styles ? readRuns(styles) : []];
-    });
+    const limit = splitLimit(options);
+    const [text, runs] = readSplitMessage(message);
     putMessage(mem, [], runs);
-    const n = mem.putUnits(text);
-    const status = mem.ex.split(n, runs.length, limit) >>> 0;
+    const status = mem.ex.split(mem.putUnits(text), runs.length, limit) >>> 0;
     if (status !== OK) throw new ChatmarkError('internal_error', '', `the engine answered status ${status}`);
-    let o = mem.answer();
-    const u32 = mem.u32;
-    const parts = new Array(u32[o++]);
-    for (let k = 0, at = 0; k < parts.length; k++) {
-      const len = u32[o++];
-      const partRuns = new Array(u32[o++]);
-      o = readRunsAt(mem, o, partRuns, partRuns.length);
-      parts[k] = { text: mem.str(at, len), text_styles: partRuns };
-      at += len;
-    }
-    return parts;
-  }
-
-  /**
-   * The JSONL contract of `chatmark split --jsonl` for one line: a body `{text, parse_mode?,
-   * text_styles?, limit?}` formatted as resolveJsonl does but without R1's length limit, then
-   * split: the JSON text of `{parts}` or `{error}`. An empty text (once formatted) gives no
-   * parts. Never throws on input.
-   */
-  function splitJsonl(line) {
-    let body;
-    try {
-      body = JSON.parse(String(line));
-    } catch (e) {
-      return jsonLine({ error: { code: 'invalid_json', field: 'body', message: `body is not JSON: ${e.message}` } });
-    }
-    const opts = { checkChatId: false, maxTextLen: 0 };
-    const nothing = (e) => e instanceof ChatmarkError && e.code === 'empty_after_formatting';
-    try {
-      let f;
-      try {
-        f = resolveSendMessage(body, opts);
-      } catch (e) {
-        if (!nothing(e) && !(e instanceof ChatmarkError && e.code === 'text_empty')) throw e;
-        // an empty text is still checked for its other fields
-        if (e.code === 'text_empty') {
-          try {
-            resolveSendMessage({ ...body, text: ' ' }, opts);
-          } catch (e2) {
-            if (!nothing(e2)) throw e2;
-          }
-        }
-        f = { text: '', text_styles: [] };
-      }
-      return jsonLine({ parts: split(f, { limit: isObject(body) ? member(body, 'limit') : undefined }) });
-    } catch (e) {
-      if (e instanceof ChatmarkError) return jsonLine({ error: e.toJSON() });
-      return jsonLine({ error: { code: 'internal_error', field: '', message: String(e) } });
-    }
+    return readParts(mem);
   }
 
   /** The engine's version and style codes, as the wasm says them (for the tests). */
@@ -877,7 +891,7 @@ export function createApi({ html, entry }) {
     toHtml,
     toMarkdown,
     split,
-    splitJsonl,
+    splitJsonl: (line) => splitJsonl(resolveSendMessage, split, line),
     about,
   };
 }
