@@ -6,7 +6,9 @@ at which commit, with which toolchain, on which machine and by which command it 
     python3 benches/results.py run SECTION...   run the sections' commands (all: `all`), keep
                                                 each output in target/results/SECTION.txt;
                                                 exits with the first failing command's status
-    python3 benches/results.py write            rewrite RESULTS.md's sections from those files
+    python3 benches/results.py write            rewrite RESULTS.md's sections from those files,
+                                                and the README's chart (speed.svg) from the
+                                                speed check's
     python3 benches/results.py check            fail when RESULTS.md's instruction counts are
                                                 more than 5 % off target/results/instructions.txt
                                                 (scripts/test runs the speed check through `run`
@@ -135,6 +137,13 @@ def write():
         print(f"results: wrote {name}")
     with open(PAGE, "w", encoding="utf-8") as f:
         f.write(page)
+    # the README's chart, drawn from the same speed check output
+    fresh = os.path.join(KEPT, "instructions.txt")
+    if os.path.exists(fresh):
+        with open(fresh, encoding="utf-8") as f:
+            subprocess.run([sys.executable, os.path.join(ROOT, "benches", "chart.py")],
+                           stdin=f, check=True)
+        print("results: drew benches/speed.svg")
 
 
 def counts(text):
