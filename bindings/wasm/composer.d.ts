@@ -1,7 +1,7 @@
 // Types of `chatmark/composer`: the <chatmark-composer> element. Importing the entry defines the
 // element unless one of that name is already defined; off the browser (server-side rendering)
 // it defines nothing.
-import type { Formatted, Markdown } from './index.js';
+import type { Formatted, Markdown, SplitOptions } from './index.js';
 
 /** What the composer needs of an engine: the browser entry, `chatmark/inline`, or the like. */
 export interface ComposerEngine {
@@ -12,6 +12,26 @@ export interface ComposerEngine {
   parseMarkdown(text: string): Formatted;
   toHtml(formatted: Formatted): string;
   toMarkdown(formatted: Formatted): Markdown;
+  /**
+   * Cuts a long message into sendable parts (spec section 8): counts the messages an
+   * over-limit value makes, and gives `split-long`'s parts. Without it the composer says no
+   * count and `split-long` cannot send over the limit.
+   */
+  split?(formatted: Formatted, options?: SplitOptions): Formatted[];
+}
+
+/**
+ * The `send` event's detail: the message (`text` and `text_styles`, without trailing
+ * whitespace), and with `split-long` its parts.
+ */
+export interface ComposerSendDetail extends Formatted {
+  /**
+   * With `split-long` (and an engine with `split`: every entry of the package), always then:
+   * the message cut into parts of at most `maxLength` UTF-16 units (spec section 8), in the
+   * order to send them; one part, equal to the message, when it fits. Send each as its own
+   * `sendMessage`.
+   */
+  parts?: Formatted[];
 }
 
 export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'input'> {
@@ -26,8 +46,11 @@ export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'inp
    * say how (`inputType` is empty for a toolbar format). Not fired when `value` is set.
    */
   input: InputEvent;
-  /** Ctrl/Cmd+Enter or the send button: `detail` is the value. Cancel it to keep the text. */
-  send: CustomEvent<Formatted>;
+  /**
+   * Ctrl/Cmd+Enter or the send button: `detail` is the value (with `split-long`, and its
+   * `parts`). Cancel it to keep the text.
+   */
+  send: CustomEvent<ComposerSendDetail>;
   /**
    * The engine could not start (a Content-Security-Policy without `'wasm-unsafe-eval'`, the wasm
    * not found): `error` is why. The element then shows it, stays read-only and gets the
@@ -41,7 +64,7 @@ export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'inp
  * markdown source with a live preview; toolbar, shortcuts (Ctrl/Cmd+B, I, U, Shift+X, Z, Y, Enter),
  * paste cleaned by `parseHtml`, a counter of UTF-16 units left. Attributes: `mode`
  * (`wysiwyg` | `markdown`), `maxlength` (or `max-length`; default 2000), `placeholder`,
- * `enter-sends`, `theme`, `autoformat`, and as a form control `name`, `required`, `disabled`,
+ * `enter-sends`, `split-long`, `theme`, `autoformat`, and as a form control `name`, `required`, `disabled`,
  * `readonly`. Styles live in a shadow root (`composer.css` beside the module): light or dark
  * by the page's `color-scheme` (or `theme`), themable by `--cm-*` custom properties (colours
  * not given derive from `--cm-bg`) and parts (`box`, `toolbar`, `editor`, `source`, `preview`,
@@ -74,7 +97,8 @@ export declare class ChatmarkComposer extends HTMLElement {
   mode: 'wysiwyg' | 'markdown';
   /**
    * Most UTF-16 units of `value.text`: the attribute `maxlength` (or `max-length`), default
-   * 2000. Longer is `over`: not sent, and invalid in a form (`validity.tooLong`).
+   * 2000. Longer is `over`: not sent, and invalid in a form (`validity.tooLong`), unless
+   * `splitLong`.
    */
   maxLength: number;
   /** Shown while the message is empty (attribute `placeholder`). */
@@ -84,11 +108,25 @@ export declare class ChatmarkComposer extends HTMLElement {
    * `enter-sends`); Ctrl+Enter always sends.
    */
   enterSends: boolean;
-  /** True while `value.text` is longer than `maxLength`; `send` is refused then. */
+  /**
+   * Whether a message over `maxLength` is sent as several (boolean attribute `split-long`):
+   * Send stays enabled over the limit, the `send` event's `detail.parts` holds the parts in
+   * order (always, one part when it fits), and the value stays valid in a form (which
+   * submits it whole: split it on the server). Without it, a message over is refused.
+   *
+   * @example
+   * composer.splitLong = true;
+   * composer.addEventListener('send', (e) => e.detail.parts?.forEach((part) => post({ chat_id: 1, ...part })));
+   */
+  splitLong: boolean;
+  /**
+   * True while `value.text` is longer than `maxLength` (the status then says how many messages
+   * it makes); `send` is refused then, unless `splitLong`.
+   */
   readonly over: boolean;
   /**
-   * Whether there is a message to send: not blank (whitespace only), not over, the element
-   * neither disabled nor read-only.
+   * Whether there is a message to send: not blank (whitespace only), not over (unless
+   * `splitLong`), the element neither disabled nor read-only.
    */
   readonly sendable: boolean;
 
@@ -108,7 +146,7 @@ export declare class ChatmarkComposer extends HTMLElement {
   defaultValue: Formatted | string;
   readonly form: HTMLFormElement | null;
   readonly labels: NodeList;
-  /** `valueMissing` (required and blank) and `tooLong` (over `maxLength`). */
+  /** `valueMissing` (required and blank) and `tooLong` (over `maxLength`, unless `splitLong`). */
   readonly validity: ValidityState;
   readonly validationMessage: string;
   readonly willValidate: boolean;
@@ -135,8 +173,8 @@ export declare class ChatmarkComposer extends HTMLElement {
    */
   insertText(text: string, styles?: readonly string[]): void;
   /**
-   * Dispatches `send` unless the message is empty or too long (then answers false); clears
-   * the composer unless a listener cancels the event.
+   * Dispatches `send` unless the message is empty or too long without `splitLong` (then
+   * answers false); clears the composer unless a listener cancels the event.
    */
   send(): boolean;
   addEventListener<K extends keyof ChatmarkComposerEventMap>(
@@ -172,6 +210,8 @@ export interface ChatmarkComposerAttributes {
   readonly?: boolean;
   required?: boolean;
   'enter-sends'?: boolean;
+  /** A message over the limit is sent as parts (`detail.parts` of `send`). */
+  'split-long'?: boolean;
   /** Light or dark: by default the page's `color-scheme`; `auto` follows the OS. */
   theme?: 'light' | 'dark' | 'auto';
   /** `off`: markdown typed in the editor stays text (no live `**bold**`, `- ` lists…). */

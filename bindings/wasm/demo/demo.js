@@ -8,7 +8,16 @@ const composer = $('composer');
 
 const now = () => new Date().toTimeString().slice(0, 5);
 
-/** Adds a bubble (`who`: 'me' or 'them') rendered with toHtml, and shows its request body. */
+/** The request body of a message. */
+function body(message) {
+  const runs = message.text_styles.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
+  return (
+    `{\n  "chat_id": 1,\n  "text": ${JSON.stringify(message.text)},\n` +
+    `  "text_styles": [${runs ? `\n${runs}\n  ` : ''}]\n}`
+  );
+}
+
+/** Adds a bubble (`who`: 'me' or 'them') rendered with toHtml. */
 function bubble(message, who, time = now()) {
   const li = document.createElement('li');
   li.className = `bubble ${who}`;
@@ -21,26 +30,51 @@ function bubble(message, who, time = now()) {
   li.append(text, meta);
   $('thread').append(li);
   li.scrollIntoView({ block: 'end' });
-  if (who === 'me') {
-    const runs = message.text_styles.map((r) => `    ${JSON.stringify(r)}`).join(',\n');
-    $('body').textContent =
-      `{\n  "chat_id": 1,\n  "text": ${JSON.stringify(message.text)},\n` +
-      `  "text_styles": [${runs ? `\n${runs}\n  ` : ''}]\n}`;
-  }
 }
 
 await init();
 await composer.ready;
 
 bubble(parseMarkdown('Hi! Can you pick up a few things for **Saturday**? 🎉'), 'them', '09:38');
-bubble(parseMarkdown('Sure, **on my way** 🚗 what do we need?'), 'me', '09:39');
+const mine = parseMarkdown('Sure, **on my way** 🚗 what do we need?');
+bubble(mine, 'me', '09:39');
+$('body').textContent = body(mine);
 bubble(parseMarkdown('I’ll write the list, {red}don’t forget the cake{/red}!'), 'them', '09:41');
 
 // the draft is pre-filled: the first view is a message ready to send, never an error
 composer.value = parseMarkdown(
   '# Shopping\n- **milk** and {red}eggs{/red}\n- _bread_, ~~jam~~ {green}honey{/green}\n  - the <big>big</big> jar',
 );
-composer.addEventListener('send', (e) => bubble(e.detail, 'me'));
+// the composer has `split-long`: a message over the limit (2,000 units) goes as its parts, in
+// order, one request each
+composer.addEventListener('send', (e) => {
+  for (const part of e.detail.parts) bubble(part, 'me');
+  $('body').textContent = e.detail.parts.map(body).join('\n\n');
+});
+
+// a long draft, to show the over-limit state: the status says how many messages it makes
+const DAYS = [
+  ['Lisbon', 'the tram up to the castle', 'pastries in Belém and the tower', 'fado in Alfama (book the table)'],
+  ['Sintra', 'the train from Rossio at 8:10', 'Pena Palace, then the Moorish walls', 'back for dinner near the river'],
+  ['Porto', 'the Alfa Pendular, 2 h 50', 'the Ribeira and the bridge on foot', 'port tasting across the river'],
+  ['Douro', 'the valley train to Pinhão', 'a boat on the river between terraces', 'the quinta, dinner included'],
+  ['Coimbra', 'the old university and its library', 'lunch by the Mondego', 'fado again, the student kind'],
+  ['Nazaré', 'the bus along the coast', 'the lighthouse and the big-wave cliff', 'grilled fish on the beach'],
+  ['Évora', 'the Roman temple and the cathedral roof', 'cork and wine in the hills', 'a night under very dark skies'],
+];
+$('long').addEventListener('click', () => {
+  const days = DAYS.map(
+    ([town, morning, afternoon, evening], k) =>
+      `**Day ${k + 1}: ${town}**\n- Morning: ${morning}.\n- Afternoon: ${afternoon}.\n- Evening: ${evening}.\n` +
+      `Tickets for ${town} are in the shared folder; {green}everything is booked{/green}, ` +
+      'and the times can still move by an hour or two if the weather turns.',
+  );
+  composer.value = parseMarkdown(
+    `# Our week in Portugal\n${days.join('\n\n')}\n\nPack light: _one bag each_, a raincoat, good shoes. ` +
+      'Tell me what you would change before Friday, and I will send the final plan to everyone.',
+  );
+  composer.focus();
+});
 
 // Mentions, built on the composer's integration surface: `input` and `selectionStart` find an
 // `@` being typed, a list offers people, and the pick replaces `@…` through setSelectionRange

@@ -216,6 +216,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     'readonly',
     'required',
     'name',
+    'split-long',
   ];
   /** A form control: its value is submitted under `name`, validated, reset and disabled with
    * the form (ElementInternals). */
@@ -516,22 +517,31 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     (this._markdownMode ? this._source : this._editor).focus(options);
   }
 
-  /** Whether there is a message to send: not blank, not over the limit, the element neither
-   * disabled nor read-only. */
+  /** Whether there is a message to send: not blank, not over the limit (unless `split-long`
+   * splits it), the element neither disabled nor read-only. */
   get sendable() {
-    return this._value.text.trim() !== '' && !this.over && !this._locked;
+    return this._value.text.trim() !== '' && (!this.over || !!this._parts) && !this._locked;
   }
 
-  /** Fires `send` with the value (unless blank or over the limit); clears when not cancelled. */
+  /** The parts of `message` at the limit (spec section 8); none when the engine cannot split. */
+  _split(message) {
+    try {
+      return this._engine.split(message, { limit: this.maxLength });
+    } catch {}
+  }
+
+  /** Fires `send` with the value (unless blank, or over the limit without `split-long`; with
+   * it, `detail.parts` too); clears when not cancelled. */
   send() {
     // what is sent ends where its text does: trailing spaces and line breaks stay behind
     const text = this._value.text.trimEnd();
     const detail = structuredClone(messageOf(text, masksOf(this._value).slice(0, text.length)));
     if (!this.sendable) {
-      // over the limit: said, not silent (split-long would send the parts here instead)
+      // over the limit: said, not silent
       if (this.over) this._note.textContent = `Not sent: ${this._overNoted}`;
       return false;
     }
+    if (this.splitLong) detail.parts = this._split(detail);
     if (this.dispatchEvent(new CustomEvent('send', { detail, bubbles: true, composed: true, cancelable: true }))) {
       this._setValue({ text: '', text_styles: [] });
       this._refresh(1);
@@ -674,10 +684,17 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     // read out as the limit nears (not on every keystroke before), and said in words when over
     counter.parentNode.ariaLive = left > 20 ? 'off' : 'polite';
     const tooLong = `${-left} character${left < -1 ? 's' : ''} too long`;
-    if (over || this._overNoted) this._note.textContent = over ? tooLong : '';
-    this._overNoted = over && tooLong;
+    // over: how many messages it makes, which split-long sends (and then it is no error);
+    // counted on the text alone, which is where the cuts are (S3), without the runs' cost
+    const parts = over && this._split({ text: this._value.text.trimEnd(), text_styles: [] });
+    const n = parts?.length;
+    this._parts = this.splitLong && parts;
+    const invalid = over && !this._parts;
+    const said = n ? `${tooLong} (${this._parts ? 'sends as' : 'would be'} ${n} message${n > 1 ? 's' : ''})` : tooLong;
+    if (over || this._overNoted) this._note.textContent = over ? said : '';
+    this._overNoted = over && said;
     this.toggleAttribute('over', over);
-    this._editor.ariaInvalid = this._source.ariaInvalid = over;
+    this._editor.ariaInvalid = this._source.ariaInvalid = invalid;
     if (this._markdownMode) this._preview.innerHTML = this._engine.toHtml(this._value);
     // the form's view: `name` the text and `name`_styles its runs (JSON), as sendMessage
     // names them with name="text"; validity from `required` and the limit
@@ -692,8 +709,8 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this._internals.setFormValue(data, name && JSON.stringify(value));
     const missing = this.required && !value.text.trim();
     this._internals.setValidity(
-      { valueMissing: missing, tooLong: over },
-      missing ? 'Write a message.' : over ? tooLong : '',
+      { valueMissing: missing, tooLong: invalid },
+      missing ? 'Write a message.' : invalid ? tooLong : '',
       this._markdownMode ? this._source : this._editor,
     );
     this._updateButtons();
@@ -1323,7 +1340,13 @@ function serialize(root, placeholder) {
 }
 
 // reflected boolean attributes, and what the form control's internals say
-for (const [prop, attr = prop] of [['disabled'], ['readOnly', 'readonly'], ['required'], ['enterSends', 'enter-sends']])
+for (const [prop, attr = prop] of [
+  ['disabled'],
+  ['readOnly', 'readonly'],
+  ['required'],
+  ['enterSends', 'enter-sends'],
+  ['splitLong', 'split-long'],
+])
   Object.defineProperty(ChatmarkComposer.prototype, prop, {
     get() {
       return this.hasAttribute(attr);

@@ -640,6 +640,46 @@ test('the chat demo: a ready draft, bubbles rendered with toHtml, the request bo
   await p.close();
 });
 
+test('the demo over the limit: split-long says how many messages, Send posts each part (issues 48, 50)', {
+  skip,
+}, async () => {
+  const p = await browser.context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e));
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await p.clock.setFixedTime(new Date(2026, 10, 23, 9, 44));
+  await p.goto(`${server.origin}/demo/index.html`);
+  await p.waitForSelector('html[data-ready=true]');
+  await p.getByRole('button', { name: 'Write a long message' }).click();
+  const draft = await p.evaluate(() => document.querySelector('chatmark-composer').value);
+  assert.ok(draft.text.length > 2000, `${draft.text.length} units`);
+  const over = draft.text.length - 2000;
+  assert.equal(
+    await p.locator('chatmark-composer [role=status]').textContent(),
+    `${over} characters too long (sends as 2 messages)`,
+  );
+  assert.equal(await p.locator('chatmark-composer .ct').textContent(), `${-over}`);
+  const send = p.getByRole('button', { name: 'Send', exact: true });
+  assert.equal(await send.isDisabled(), false);
+  await p.mouse.move(0, 0);
+  const shot = join(repoRoot, 'target', 'composer-demo-long.png');
+  await p.locator('.chat').screenshot({ path: shot });
+  if (process.env.CHATMARK_SCREENSHOT === '1') copyFileSync(shot, join(pkgRoot, 'demo', 'screenshot-long.png'));
+  await send.click();
+  // two bubbles, two request bodies: cut at the last paragraph break that leaves the first
+  // part at most 2,000 units (S3), the break dropped (S2)
+  assert.equal(await p.locator('.bubble').count(), 5);
+  const bodies = (await p.locator('#body').textContent()).split('\n\n').map((b) => JSON.parse(b));
+  assert.equal(bodies.length, 2);
+  assert.ok(bodies.every((b) => b.chat_id === 1 && b.text.length <= 2000));
+  assert.equal(`${bodies[0].text}\n\n${bodies[1].text}`, draft.text);
+  assert.match(bodies[1].text, /^Pack light/);
+  assert.deepEqual(bodies[1].text_styles, [{ start: 12, len: 12, st: ['i'] }]); // _one bag each_
+  assert.equal(await p.locator('.bubble.me').last().locator('i').textContent(), 'one bag each');
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test('paste reads what the source showed: whitespace collapsed, default look dropped (issue 23)', {
   skip,
 }, async () => {
@@ -1551,6 +1591,93 @@ test('over the limit: said in the status, the counter a live region, Ctrl+Enter 
   assert.deepEqual(await c.global('sent'), []);
   for (let n = 0; n < 3; n++) await c.p.keyboard.press('Backspace');
   assert.equal(await status(), '');
+  await c.close();
+});
+
+test('split-long: over the limit the status counts the messages, Send sends the parts in order (issues 48, 50; S1-S4)', {
+  skip,
+}, async () => {
+  const c = await open('maxlength="20" name="text"');
+  const status = () => c.p.locator('chatmark-composer [role=status]').textContent();
+  const el = (f) => c.p.evaluate(f);
+  const send = c.button('Send');
+  await c.ed.click();
+  await c.p.keyboard.type('Hello there. ');
+  await c.p.keyboard.press('Control+b');
+  await c.p.keyboard.type('bold words');
+  await c.p.keyboard.press('Control+b');
+  await c.p.keyboard.type(' and more'); // 32 units
+  // without split-long: said with the count, refused, invalid
+  assert.equal(await status(), '12 characters too long (would be 2 messages)');
+  assert.equal(await send.isDisabled(), true);
+  assert.equal(await el(() => document.querySelector('chatmark-composer').validity.tooLong), true);
+  await c.p.keyboard.press('Control+Enter');
+  assert.deepEqual(await c.global('sent'), []);
+  // with it (the property reflects the attribute): Send enabled, the value valid
+  await el(() => {
+    document.querySelector('chatmark-composer').splitLong = true;
+  });
+  assert.equal(await c.p.locator('chatmark-composer[split-long]').count(), 1);
+  assert.equal(await status(), '12 characters too long (sends as 2 messages)');
+  assert.equal(await c.p.locator('chatmark-composer[over]').count(), 1); // the counter still says -12
+  assert.equal(await send.isDisabled(), false);
+  assert.equal(await c.ed.getAttribute('aria-invalid'), 'false');
+  assert.deepEqual(
+    await el(() => {
+      const e = document.querySelector('chatmark-composer');
+      return [e.validity.tooLong, e.checkValidity(), e.sendable];
+    }),
+    [false, true, true],
+  );
+  // S3: cut after the sentence end (a part of 12, at least half of 20), the space dropped (S2),
+  // the bold run clipped and shifted (S4); the detail keeps the whole message beside its parts
+  const whole = {
+    text: 'Hello there. bold words and more',
+    text_styles: [{ start: 13, len: 10, st: ['b'] }],
+  };
+  const parts = [
+    { text: 'Hello there.', text_styles: [] },
+    { text: 'bold words and more', text_styles: [{ start: 0, len: 10, st: ['b'] }] },
+  ];
+  await c.p.keyboard.press('Control+Enter');
+  assert.deepEqual(await c.global('sent'), [{ ...whole, parts }]);
+  assert.deepEqual(await c.value(), { text: '', text_styles: [] });
+  assert.equal(await status(), '');
+  // the button and Enter with enter-sends send the parts too
+  await c.set(whole);
+  await send.click();
+  await c.set(whole);
+  await el(() => document.querySelector('chatmark-composer').setAttribute('enter-sends', ''));
+  await c.ed.click();
+  await c.p.keyboard.press('Enter');
+  assert.deepEqual((await c.global('sent')).slice(1), [
+    { ...whole, parts },
+    { ...whole, parts },
+  ]);
+  // a message that fits is one part, equal to it (S1), trailing whitespace left behind
+  await c.set('fits  \n');
+  await send.click();
+  assert.deepEqual((await c.global('sent'))[3], {
+    text: 'fits',
+    text_styles: [],
+    parts: [{ text: 'fits', text_styles: [] }],
+  });
+  // a limit split cannot keep (below 2, S1's invalid_limit) is refused as without it
+  await el(() => document.querySelector('chatmark-composer').setAttribute('maxlength', '1'));
+  await c.set('xyz');
+  assert.equal(await status(), '2 characters too long');
+  assert.equal(await send.isDisabled(), true);
+  // taken off again: refused again
+  await el(() => {
+    const e = document.querySelector('chatmark-composer');
+    e.maxLength = 20;
+    e.removeAttribute('split-long');
+    e.value = 'x'.repeat(30);
+  });
+  assert.equal(await c.p.evaluate(() => document.querySelector('chatmark-composer').splitLong), false);
+  assert.equal(await send.isDisabled(), true);
+  assert.equal(await status(), '10 characters too long (would be 2 messages)');
+  assert.equal((await c.global('sent')).length, 4);
   await c.close();
 });
 

@@ -16,6 +16,12 @@ c.addEventListener('send', (e) => {
   const body: Formatted & { chat_id: number } = { chat_id: 1, ...e.detail };
   console.log(body.text_styles.length, same.over, c.value.text);
 });
+// over the limit, sent as parts
+c.splitLong = true;
+c.addEventListener('send', (e) => {
+  const parts: Formatted[] = e.detail.parts ?? [e.detail];
+  for (const part of parts) console.log({ chat_id: 1, ...part });
+});
 c.setSelectionRange(0, 5);
 // a form control
 c.name = 'text';
