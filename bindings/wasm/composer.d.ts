@@ -62,13 +62,14 @@ export interface ChatmarkComposerEventMap extends Omit<HTMLElementEventMap, 'inp
 /**
  * A message composer: WYSIWYG (a contenteditable whose content is always `toHtml(value)`) or
  * markdown source with a live preview; toolbar, shortcuts (Ctrl/Cmd+B, I, U, Shift+X, Z, Y, Enter),
- * paste cleaned by `parseHtml`, a counter of UTF-16 units left. Attributes: `mode`
- * (`wysiwyg` | `markdown`), `maxlength` (or `max-length`; default 2000), `placeholder`,
- * `enter-sends`, `split-long`, `theme`, `autoformat`, and as a form control `name`, `required`, `disabled`,
- * `readonly`. Styles live in a shadow root (`composer.css` beside the module): light or dark
- * by the page's `color-scheme` (or `theme`), themable by `--cm-*` custom properties (colours
- * not given derive from `--cm-bg`) and parts (`box`, `toolbar`, `editor`, `source`, `preview`,
- * `footer`, `send`).
+ * paste cleaned by `parseHtml` (plain-text CommonMark offered formatted by "Paste as formatted",
+ * `chatmark/commonmark` imported on such a paste), a counter of UTF-16 units left. Attributes:
+ * `mode` (`wysiwyg` | `markdown`), `maxlength` (or `max-length`; default 2000), `placeholder`,
+ * `enter-sends`, `split-long`, `theme`, `autoformat`, and as a form control `name`,
+ * `required`, `disabled`, `readonly`. Styles live in a shadow root (`composer.css` beside the
+ * module): light or dark by the page's `color-scheme` (or `theme`), themable by `--cm-*` custom
+ * properties (colours not given derive from `--cm-bg`) and parts (`box`, `toolbar`, `editor`,
+ * `source`, `preview`, `footer`, `convert`, `send`).
  *
  * @example
  * import 'chatmark/composer';
@@ -214,7 +215,10 @@ export interface ChatmarkComposerAttributes {
   'split-long'?: boolean;
   /** Light or dark: by default the page's `color-scheme`; `auto` follows the OS. */
   theme?: 'light' | 'dark' | 'auto';
-  /** `off`: markdown typed in the editor stays text (no live `**bold**`, `- ` lists…). */
+  /**
+   * `off`: markdown typed in the editor stays text (no live `**bold**`, `- ` lists…), and pasted
+   * markdown is not offered formatted.
+   */
   autoformat?: 'on' | 'off';
 }
 

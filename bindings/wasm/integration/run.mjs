@@ -1,7 +1,8 @@
 // The integration matrix (issue 24): the packed npm tarball installed, as a team would install
 // it, into the tiny apps beside this file (each pins its toolchain in package.json and
 // package-lock.json), built, served on 127.0.0.1 and driven in Debian's Chromium (type, Ctrl+B,
-// read the composer's `value`, parseMarkdown from `chatmark/inline`), plus the Node and
+// read the composer's `value`, paste markdown and take "Paste as formatted" (the composer's
+// import() of chatmark/commonmark), parseMarkdown from `chatmark/inline`), plus the Node and
 // TypeScript cases. Run by `bash scripts/wasm` after the package's own tests.
 //
 //   node integration/run.mjs [CASE…] [--package FILE.tgz]
@@ -45,6 +46,9 @@ const PARSED = {
 };
 /** The composer's value after typing `hi `, Ctrl+B, `bold`. */
 const TYPED = { text: 'hi bold', text_styles: [{ start: 3, len: 4, st: ['b'] }] };
+/** Plain text pasted as CommonMark, and its value once "Paste as formatted" is taken: the
+ *  composer's import() of chatmark/commonmark, a chunk and a wasm of their own in each build. */
+const PASTED = ['**bold** and `code`', { text: 'bold and `code`', text_styles: [{ start: 0, len: 4, st: ['b'] }] }];
 
 const args = process.argv.slice(2);
 const packageArg = args.indexOf('--package');
@@ -222,6 +226,23 @@ async function drive(url, inlineUrl = `${url}#inline`) {
     await page.keyboard.type('bold');
     const value = await page.evaluate(() => document.querySelector('chatmark-composer').value);
     if (JSON.stringify(value) !== JSON.stringify(TYPED)) throw fail(`typing gave ${JSON.stringify(value)}`);
+    await page.locator('chatmark-composer [role=textbox]').evaluate((ed, text) => {
+      ed.getRootNode().host.value = '';
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      ed.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, PASTED[0]);
+    await page.getByRole('button', { name: 'Paste as formatted' }).click();
+    const formatted = await page
+      .waitForFunction(() => !document.querySelector('chatmark-composer').value.text.includes('*'), null, {
+        timeout: 15_000,
+      })
+      .then(() => page.evaluate(() => document.querySelector('chatmark-composer').value))
+      .catch((e) => {
+        throw fail('pasted markdown was not formatted (chatmark/commonmark)', e);
+      });
+    if (JSON.stringify(formatted) !== JSON.stringify(PASTED[1]))
+      throw fail(`pasted markdown gave ${JSON.stringify(formatted)}`);
     if (problems.length) throw fail('the composer worked, but');
     if (!wasm.length) throw fail('no .wasm was fetched');
     note = `wasm ${wasm.join(' ')}, styles ${state.css}`;

@@ -38,6 +38,16 @@ const escapeHtml = (s) => s.replace(/[&<>"\t\n\r\f ]/g, (c) => `&#${c.charCodeAt
 /** Elements whose content never becomes text (from the editor or a paste). */
 const DROPPED = 'script,style,template,noscript,title,textarea,iframe';
 const indexInParent = (node) => [...node.parentNode.childNodes].indexOf(node);
+/** Plain text that looks like CommonMark: a heading, list item, quote or code fence at a line
+ * start; strong, strike, code or a link anywhere. */
+const MARKDOWN = /^ *(#+ |[-*+>] |\d+[.)] |```|~~~)|[*_~]{2}\S|`[^`\n]+`|\]\(/m;
+/** chatmark/commonmark (its own wasm), initialised: imported when first needed, never bundled
+ * into this module (a host's bundler makes it a chunk of its own). */
+const commonmark = async () => {
+  const module = await import('./commonmark-browser.js');
+  await module.default();
+  return module;
+};
 
 /** Undo keeps at most this many steps, and at most about this many bytes of them. */
 const UNDO_STEPS = 100;
@@ -197,7 +207,8 @@ const SHELL = (toolbar) =>
   '<div class="ed" part="editor" role="textbox" aria-multiline="true" aria-label="Message" aria-describedby="ct kh" spellcheck="true"></div>' +
   '<textarea class="md" part="source" aria-label="Message, markdown source" aria-describedby="ct" hidden></textarea>' +
   '<div class="pv" part="preview" role="region" aria-label="Preview" hidden></div>' +
-  '<div class="ft" part="footer"><span class="nt" role="status"></span>' +
+  '<div class="ft" part="footer" aria-live="polite"><span class="nt" role="status"></span>' +
+  '<button class="cv" part="convert" hidden>Paste as formatted</button>' +
   '<span id="ct"><span class="ct"></span><span class="sr"> characters left</span></span>' +
   '<span id="kh" class="sr">In a list, Tab and Shift+Tab change the level; Esc then Tab leaves.</span>' +
   '<button class="sd" part="send">Send</button></div></div>';
@@ -232,7 +243,14 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const on = (target, type, handler) => target.addEventListener(type, handler.bind(this));
     root.innerHTML = SHELL(TOOLS.map((tool) => (tool ? toolButton(tool) : '<hr>')).join(''));
     const toolbar = $('[role=toolbar]');
-    [this._editor, this._source, this._preview, this._counter, this._note] = ['.ed', '.md', '.pv', '.ct', '.nt'].map($);
+    [this._editor, this._source, this._preview, this._counter, this._note, this._offer] = [
+      '.ed',
+      '.md',
+      '.pv',
+      '.ct',
+      '.nt',
+      '.cv',
+    ].map($);
     this._buttons = [...root.querySelectorAll('[data-k]')];
     // shown once its styles have loaded (or failed to), so it never flashes unstyled
     this._styled = new Promise((done) => ($('link').onload = $('link').onerror = done)).then(
@@ -291,6 +309,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
       if (button && !button.disabled) this._applyTool(button.dataset.k);
     });
     on($('.sd'), 'click', this.send);
+    on(this._offer, 'click', this._format);
   }
 
   connectedCallback() {
@@ -677,6 +696,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
 
   /** The counter, the over-limit state, the preview, the buttons; `fire`: an input event. */
   _refresh(fire) {
+    // a paste's offer to format it lasts until the next change
+    this._offer.hidden = true;
+    this._pasted = null;
     const left = this.maxLength - this._value.text.length;
     const over = left < 0;
     const counter = this._counter;
@@ -999,8 +1021,18 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
    * last paragraph) go. */
   _paste(data, start, end) {
     const html = data.getData('text/html');
-    // (chatmark/commonmark, once it exists: plain text that looks like markdown is offered here)
-    if (!html) return this._replace(start, end, data.getData('text/plain').replace(/\r\n?/g, '\n'));
+    if (!html) {
+      const text = data.getData('text/plain').replace(/\r\n?/g, '\n');
+      this._replace(start, end, text);
+      // plain text that looks like CommonMark goes in as text, with an offer to format it
+      // (unless autoformat="off"): chatmark/commonmark is loaded now, so that it answers at once
+      if (MARKDOWN.test(text) && this.getAttribute('autoformat') !== 'off') {
+        commonmark().catch(() => {}); // said if the offer is taken
+        this._pasted = [start, text];
+        this._offer.hidden = false;
+      }
+      return;
+    }
     const doc = new DOMParser().parseFromString(html, 'text/html');
     for (const node of doc.querySelectorAll(DROPPED)) node.remove();
     wordLists(doc);
@@ -1024,6 +1056,21 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
         .slice(0, text.length)
         .map((mask) => mask & ~DEFAULT_LOOK),
     );
+  }
+
+  /** The paste offer taken: the pasted text, still as it went in, replaced by its CommonMark
+   * import (spec section 9) as one edit, which one undo takes back to the text. */
+  async _format() {
+    const pasted = this._pasted;
+    const [start, text] = pasted;
+    try {
+      const value = (await commonmark()).fromCommonMark(text);
+      if (pasted !== this._pasted) return; // edited while it loaded
+      this._replace(start, start + text.length, value.text, masksOf(value));
+      this.focus();
+    } catch (error) {
+      this._note.textContent = `Not formatted: ${error.message}`;
+    }
   }
 
   _onKeyDown(event) {

@@ -26,6 +26,12 @@ test('the composer entry adds at most 10 KB gzip -9 of JS (the shipped, minified
   assert.ok(gz(js) <= BUDGET, `composer.min.js is ${gz(js)} B gzipped, over ${BUDGET}`);
 });
 
+test('chatmark/commonmark is imported by the composer only when used, never bundled into it (issue 50, 13)', () => {
+  const js = readFileSync(join(pkgRoot, 'js', 'composer.min.js'), 'utf8');
+  assert.match(js, /import\("\.\/commonmark-browser\.js"\)/);
+  assert.doesNotMatch(js, /from_commonmark|chatmark_commonmark/);
+});
+
 test('composer.d.ts types a usage example (tsc)', () => {
   const tsc = join(pkgRoot, 'node_modules', '.bin', 'tsc');
   execFileSync(tsc, ['--noEmit', '-p', join(pkgRoot, 'test', 'composer.tsconfig.json')], { stdio: 'inherit' });
@@ -1784,6 +1790,95 @@ test('paste: a link keeps its URL as text, a Docs paste ends where its text ends
     '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-7a1"><p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;"><span style="font-size:11pt;">One</span></p><br><p dir="ltr" style="line-height:1.38;margin-top:0pt;margin-bottom:0pt;"><span style="font-size:11pt;">Two</span></p><br></b>',
   );
   assert.equal((await c.value()).text.replace(/\n+/, '\n'), 'One\nTwo');
+  await c.close();
+});
+
+test('paste: plain CommonMark is offered formatted, loaded only then; one undo takes it back (issue 50, 13)', {
+  skip,
+}, async () => {
+  const c = await open();
+  const offer = c.button('Paste as formatted');
+  // what the page requests of chatmark/commonmark (routing also keeps the HTTP cache out)
+  const requested = [];
+  await c.p.route(/commonmark/, (route) => {
+    requested.push(new URL(route.request().url()).pathname);
+    return route.continue();
+  });
+  const focused = () =>
+    c.p.evaluate(() => document.querySelector('chatmark-composer').shadowRoot.activeElement?.className);
+  await c.ed.click();
+  // text that is no markdown, and HTML (whatever its text): as before, no offer, nothing loaded
+  await pasteInto(c, 'text/plain', 'price 5*2=10 or 3*4 ');
+  await pasteInto(c, 'text/html', '<p>**not** <i>offered</i></p>');
+  assert.deepEqual(await c.value(), {
+    text: 'price 5*2=10 or 3*4 **not** offered',
+    text_styles: [{ start: 28, len: 7, st: ['i'] }],
+  });
+  assert.equal(await offer.isHidden(), true);
+  assert.deepEqual(requested, []);
+  // CommonMark as a language model writes it goes in as text, with the offer
+  const md = '# Plan\n\nSome **bold**, `code` and a [link](https://example.com).\n\n- one\n- two\n\n```\nx = 1\n```';
+  await c.set('Notes: ');
+  await c.ed.click();
+  await c.p.keyboard.press('Control+End');
+  await pasteInto(c, 'text/plain', md.replaceAll('\n', '\r\n'));
+  const literal = { text: `Notes: ${md}`, text_styles: [] };
+  assert.deepEqual(await c.value(), literal);
+  assert.equal(await offer.isVisible(), true);
+  assert.equal(await c.p.locator('chatmark-composer .ft').getAttribute('aria-live'), 'polite'); // read out
+  await c.p.addScriptTag({ content: readFileSync(join(pkgRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
+  const violations = await c.p.evaluate(async () => {
+    const r = await window.axe.run(document.querySelector('chatmark-composer'));
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], 'axe-core, the offer shown');
+  // loaded as the offer shows, so that taking it answers at once
+  const wasm = '/pkg/chatmark_commonmark_bg.wasm';
+  for (let n = 0; n < 500 && !requested.includes(wasm); n++) await new Promise((ok) => setTimeout(ok, 20));
+  assert.deepEqual([requested[0], requested.includes(wasm)], ['/js/commonmark-browser.js', true]);
+  // what chatmark/commonmark imports (spec section 9), after the text before it
+  const imported = await c.p.evaluate(async (md) => {
+    const cm = await import('/js/commonmark-browser.js');
+    await cm.default();
+    return cm.fromCommonMark(md);
+  }, md);
+  assert.ok(!/[#*[]/.test(imported.text), imported.text); // code keeps its backticks (M2, M6)
+  assert.ok(imported.text_styles.some((r) => r.st.includes('lst_1')));
+  const formatted = {
+    text: `Notes: ${imported.text}`,
+    text_styles: imported.text_styles.map((r) => ({ ...r, start: r.start + 7 })),
+  };
+  // by the keyboard: Tab from the editor reaches the offer, Enter takes it
+  await c.p.keyboard.press('Tab');
+  assert.equal(await focused(), 'cv');
+  await c.p.keyboard.press('Enter');
+  await c.p.waitForFunction(() => !document.querySelector('chatmark-composer').value.text.includes('**'));
+  assert.deepEqual(await c.value(), formatted);
+  await assertShowsValue(c);
+  assert.equal(await offer.isHidden(), true);
+  assert.equal(await focused(), 'ed'); // back in the editor, the caret after what it formatted
+  assert.deepEqual(
+    await c.p.evaluate(() => document.querySelector('chatmark-composer').selectionStart),
+    formatted.text.length,
+  );
+  // one undo: the text as pasted; another: before the paste
+  await c.p.keyboard.press('Control+z');
+  assert.deepEqual(await c.value(), literal);
+  await c.p.keyboard.press('Control+z');
+  assert.deepEqual(await c.value(), { text: 'Notes: ', text_styles: [] });
+  // by the pointer, into a selection; the offer goes with the next change, and with autoformat="off"
+  await c.select(0, 5);
+  await pasteInto(c, 'text/plain', '**Plan**');
+  await offer.click();
+  await c.p.waitForFunction(() => !document.querySelector('chatmark-composer').value.text.includes('*'));
+  assert.deepEqual(await c.value(), { text: 'Plan: ', text_styles: [{ start: 0, len: 4, st: ['b'] }] });
+  await pasteInto(c, 'text/plain', ' ~~gone~~');
+  assert.equal(await offer.isVisible(), true);
+  await c.p.keyboard.type('!');
+  assert.equal(await offer.isHidden(), true);
+  await c.p.evaluate(() => document.querySelector('chatmark-composer').setAttribute('autoformat', 'off'));
+  await pasteInto(c, 'text/plain', '- item');
+  assert.equal(await offer.isHidden(), true);
   await c.close();
 });
 
