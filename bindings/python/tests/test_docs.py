@@ -1,0 +1,48 @@
+"""The documentation's examples, run: every docstring of the package (the extension's
+included) and the package's README."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from types import ModuleType
+
+import chatmark
+from chatmark import _chatmark, _errors
+from conftest import REPO
+
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def run(test: doctest.DocTest) -> doctest.TestResults:
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test)
+    return runner.summarize(verbose=False)
+
+
+def test_docstrings() -> None:
+    finder = doctest.DocTestFinder()
+    attempted = 0
+    modules: list[ModuleType] = [chatmark, _chatmark, _errors]
+    for module in modules:
+        for test in finder.find(module, extraglobs=vars(chatmark)):
+            result = run(test)
+            assert result.failed == 0, test.name
+            attempted += result.attempted
+    assert attempted >= 20
+
+
+def markdown_examples(path: str) -> list[str]:
+    """The ```python blocks of a markdown file."""
+    text = (REPO / path).read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_package_readme() -> None:
+    result = doctest.testfile(
+        str(REPO / "bindings" / "python" / "README.md"),
+        module_relative=False,
+        optionflags=FLAGS,
+    )
+    assert result.failed == 0
+    assert result.attempted >= 10
