@@ -268,11 +268,8 @@ impl Formatted {
         runs: &[TextStyle],
         py: Python<'py>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let list = PyList::empty(py);
-        for r in runs {
-            list.append(Bound::new(py, Run(*r))?)?;
-        }
-        Ok(list)
+        // sized once: no growth as the runs are appended
+        PyList::new(py, runs.iter().map(|r| Run(*r)))
     }
 }
 
