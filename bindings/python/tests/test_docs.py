@@ -1,5 +1,5 @@
 """The documentation's examples, run: every docstring of the package (the extension's
-included) and the package's README."""
+included), the package's README, and the Python quick start of the project's README."""
 
 from __future__ import annotations
 
@@ -46,3 +46,14 @@ def test_package_readme() -> None:
     )
     assert result.failed == 0
     assert result.attempted >= 10
+
+
+def test_project_readme_quick_start() -> None:
+    blocks = markdown_examples("README.md")
+    assert blocks, "the README has a Python quick start"
+    parser = doctest.DocTestParser()
+    for k, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"README.md python block {k}", "README.md", 0)
+        result = run(test)
+        assert result.failed == 0
+        assert result.attempted > 0
