@@ -72,6 +72,20 @@ fn parse_html(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Formatted>
     parse(py, text, chatmark::parse_html)
 }
 
+/// Imports text written for CommonMark 0.31.2 with GitHub's tables, strikethrough and task
+/// lists (what language models, READMEs and changelogs produce) as the closest message the
+/// platform can show (spec section 9, M1–M11): headings, lists, quotes and tables become
+/// line codes, links their text and URL. Never fails; no length limit (compose with
+/// `split`).
+///
+/// >>> from_commonmark("## Steps\n\n1. Install **Rust**\n2. Read [the book](https://doc.rust-lang.org/book/)")
+/// Formatted(text="Steps\n\nInstall Rust\nRead the book (https://doc.rust-lang.org/book/)", text_styles=[Run(start=0, len=5, st=["b"]), Run(start=7, len=8, st=["lst_2"]), Run(start=15, len=4, st=["b", "lst_2"]), Run(start=20, len=47, st=["lst_2"])])
+#[pyfunction]
+#[pyo3(signature = (text))]
+fn from_commonmark(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Formatted> {
+    parse(py, text, chatmark::from_commonmark)
+}
+
 /// `text_styles` read for `normalize`: N6, then R6 with `max` (`0`: no cap).
 fn read_styles(py: Python<'_>, styles: &Bound<'_, PyAny>, max: usize) -> PyResult<RunReader> {
     let reader = RunReader::read(styles, max)?.ok_or_else(|| styles_error(py))?;
@@ -427,6 +441,7 @@ fn _chatmark(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Unexpressed>()?;
     m.add_function(wrap_pyfunction!(parse_markdown, m)?)?;
     m.add_function(wrap_pyfunction!(parse_html, m)?)?;
+    m.add_function(wrap_pyfunction!(from_commonmark, m)?)?;
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(to_html, m)?)?;

@@ -425,6 +425,10 @@ def test_lone_surrogates_become_replacement_characters_l2() -> None:
     want = {"text": "a\ufffd b", "text_styles": [{"start": 0, "len": 4, "st": ["b"]}]}
     assert f.to_dict() == want
     assert chatmark.parse_html("<i>\udcff</i>").text == "\ufffd"
+    assert chatmark.from_commonmark("*\ud800*").to_dict() == {
+        "text": "\ufffd",
+        "text_styles": [{"start": 0, "len": 1, "st": ["i"]}],
+    }
     assert chatmark.resolve({"text": "x\ud800"}).text == "x\ufffd"
     assert chatmark.normalize("a\ud800b", [{"start": 1, "len": 1, "st": ["b\ud800", "i"]}]) == [
         Run(1, 1, "i")

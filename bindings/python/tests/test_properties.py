@@ -86,6 +86,11 @@ def test_parse_html_is_canonical(text: str) -> None:
     assert_canonical(chatmark.parse_html(text))
 
 
+@given(any_text)
+def test_from_commonmark_is_canonical_m11(text: str) -> None:
+    assert_canonical(chatmark.from_commonmark(text))
+
+
 @given(with_surrogates | markupish)
 def test_lone_surrogates_keep_offsets_aligned_l2(text: str) -> None:
     f = chatmark.parse_markdown(text)

@@ -63,6 +63,7 @@ CHILD = textwrap.dedent(
     calls = [
         lambda: chatmark.parse_markdown(rand_value() if rng.random() < 0.1 else rand_str()),
         lambda: chatmark.parse_html(rand_value() if rng.random() < 0.1 else rand_str()),
+        lambda: chatmark.from_commonmark(rand_value() if rng.random() < 0.1 else rand_str()),
         lambda: chatmark.normalize(rand_str(), rand_value()),
         lambda: chatmark.normalize(rand_str(), [rand_value() for _ in range(rng.randrange(8))]),
         lambda: chatmark.resolve(rand_body(), max_len=rng.choice([0, 5, 2000]), check_chat_id=rng.random() < 0.5),
@@ -146,6 +147,7 @@ def test_deep_nesting_does_not_recurse_l1() -> None:
     assert chatmark.normalize("ab", entries) == []
     assert chatmark.parse_markdown("> " * 50_000 + "x").text == "x"
     assert chatmark.parse_html("<b>" * 50_000 + "x").text == "x"
+    assert chatmark.from_commonmark("> " * 50_000 + "x").text == "x"
 
 
 def test_long_and_strange_texts() -> None:

@@ -46,6 +46,8 @@ def test_bot_usage() -> None:
     assert len(runs) == 2
     n: int = chatmark.utf16_len("😀") + chatmark.utf16_offset("😀", 1) + chatmark.str_index("😀", 2)
     assert n == 5
+    imported: Formatted = chatmark.from_commonmark("# Release notes\n\n- **fast**")
+    assert imported.text == "Release notes\n\nfast"
     assert chatmark.STYLE_CODES[0] == "b" and isinstance(chatmark.__version__, str)
     assert (
         Formatted("a", [Run(0, 1, "b")]).to_json()
@@ -57,6 +59,7 @@ def misuses_the_stub_refuses() -> None:
     """Never called: only type-checked."""
     chatmark.parse_markdown(5)  # type: ignore[arg-type]
     chatmark.parse_html(b"<b>x</b>")  # type: ignore[arg-type]
+    chatmark.from_commonmark(None)  # type: ignore[arg-type]
     chatmark.resolve({"text": "x"}, 2000)  # type: ignore[call-arg]
     chatmark.normalize("x", [{"start": 0}], max_text_styles="10")  # type: ignore[arg-type]
     Run(0, 1, "b").start = 2  # type: ignore[misc]

@@ -106,3 +106,26 @@ def test_render(case: dict[str, Any]) -> None:
     if md.lossless:
         assert chatmark.parse_markdown(md.markdown) == f
     assert json.loads(md.to_json()) == md.to_dict()
+
+
+@pytest.mark.parametrize(
+    "case", cases(SHARED / "import.jsonl", DATA / "import.jsonl", DATA / "import_rules.jsonl")
+)
+def test_import(case: dict[str, Any]) -> None:
+    """Spec section 9 (M1-M11): from_commonmark over each body's text. Bodies written as
+    JSON text are read with json.loads (a lone surrogate escape stays one in the str); the
+    JSON tool's own refusals have their Python form: a text that is not a str is a
+    TypeError, and there is no body to be missing or not JSON."""
+    if case.get("expect_error") == "invalid_json":
+        return
+    body = case["input"] if "input" in case else json.loads(case["input_json"])
+    text = body.get("text")
+    if "expect_error" in case:
+        if case["expect_error"] == "invalid_text":
+            with pytest.raises(TypeError):
+                chatmark.from_commonmark(text)
+        return
+    assert isinstance(text, str)
+    f = chatmark.from_commonmark(text)
+    assert f.to_dict() == case["expect"], case["rule"]
+    assert chatmark.Formatted(f.text, f.text_styles) == f

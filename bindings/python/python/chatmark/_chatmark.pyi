@@ -26,6 +26,7 @@ __all__ = [
     "Run",
     "Unexpressed",
     "__version__",
+    "from_commonmark",
     "normalize",
     "parse_html",
     "parse_markdown",
@@ -103,6 +104,7 @@ class Markdown:
 
 def parse_markdown(text: str) -> Formatted: ...
 def parse_html(text: str) -> Formatted: ...
+def from_commonmark(text: str) -> Formatted: ...
 def normalize(
     text: str, text_styles: Sequence[_RawRun], *, max_text_styles: int = 10000
 ) -> list[Run]: ...
