@@ -67,7 +67,11 @@ def data_rows():
 def test_sources():
     """Test source -> the rule ids it names (in test names, comments or messages)."""
     out = {}
-    paths = list((ROOT / "crates").glob("*/tests/*.rs")) + list((ROOT / "bindings" / "wasm" / "test").glob("*.mjs"))
+    paths = (
+        list((ROOT / "crates").glob("*/tests/*.rs"))
+        + list((ROOT / "bindings" / "wasm" / "test").glob("*.mjs"))
+        + list((ROOT / "bindings" / "python" / "tests").glob("test_*.py"))
+    )
     for p in sorted(paths):
         text = p.read_text(encoding="utf-8")
         # test names end in rule ids, lower-cased: `..._h3`, `..._l1`
