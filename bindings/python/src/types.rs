@@ -73,6 +73,10 @@ pub(crate) fn index_arg(v: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
 
 /// One style run: `len` UTF-16 code units of the text from `start`, carrying the codes `st`
 /// (spec 1). Frozen and hashable; equal runs have equal JSON.
+///
+/// >>> r = Run(0, 5, ["c_db342e", "b"])
+/// >>> r, r.end, r.to_dict()
+/// (Run(start=0, len=5, st=["b", "c_db342e"]), 5, {'start': 0, 'len': 5, 'st': ['b', 'c_db342e']})
 // `__eq__` and `__hash__` are written out below rather than asked of the macro (`eq, hash`):
 // pyo3 0.30.1's `pyclass` joins those slots and the freelist's without a comma.
 #[pyclass(frozen, freelist = 256, module = "chatmark", name = "Run")]
@@ -232,7 +236,13 @@ type Reduced<'py> = (
 );
 
 /// A formatted message: plain `text` and its canonical `text_styles` (C1–C6), as
-/// `sendMessage` takes them.
+/// `sendMessage` takes them. Frozen, hashable, compared by value.
+///
+/// >>> f = Formatted("Hello world", [{"start": 3, "len": 2, "st": ["b"]}, Run(0, 3, "b")])
+/// >>> f.text_styles  # normalised: the two runs merge (C3)
+/// [Run(start=0, len=5, st=["b"])]
+/// >>> f.to_json()
+/// '{"text":"Hello world","text_styles":[{"start":0,"len":5,"st":["b"]}]}'
 #[pyclass(frozen, freelist = 64, module = "chatmark", name = "Formatted")]
 pub struct Formatted {
     pub(crate) inner: chatmark::Formatted,
@@ -375,6 +385,10 @@ impl Formatted {
 /// One thing a markdown rendering does not express (W2): `len` UTF-16 units of the message
 /// from `start`, and what was lost there (`what`: `code`, `leading_spaces`,
 /// `partial_line_codes`, `placement` or `text`; `code`: the style code, for `code`).
+///
+/// >>> [u] = to_markdown({"text": "  a", "text_styles": []}).unexpressed
+/// >>> u.what, u.to_dict()
+/// ('leading_spaces', {'start': 0, 'len': 2, 'what': 'leading_spaces'})
 #[pyclass(frozen, eq, hash, module = "chatmark", name = "Unexpressed")]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Unexpressed {
@@ -458,6 +472,10 @@ impl Unexpressed {
 
 /// A markdown rendering (W2): the `markdown`, whether it is `lossless` (then
 /// `parse_markdown(markdown)` gives the message back), and what it did not express.
+///
+/// >>> md = to_markdown(parse_html("<b>bold</b> and <u>under</u>"))
+/// >>> md.markdown, md.lossless
+/// ('**bold** and {underline}under{/underline}', True)
 #[pyclass(frozen, module = "chatmark", name = "Markdown")]
 pub struct Markdown(pub(crate) chatmark::Markdown);
 
