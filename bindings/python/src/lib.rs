@@ -24,6 +24,8 @@ mod read;
 mod text;
 mod types;
 
+use std::borrow::Cow;
+
 use chatmark::{Field, Limits, SendMessage};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -164,12 +166,16 @@ fn resolve(
         max_text_len: limit_arg(max_len, "max_len")?,
         max_text_styles: limit_arg(max_text_styles, "max_text_styles")?,
     };
+    // JSON text: a str read once, bytes borrowed when they are UTF-8
+    let (utf8, bytes);
     let json = if let Ok(s) = body.cast::<PyString>() {
-        Some(Utf8::read(s)?.as_str().into_owned())
+        utf8 = Utf8::read(s)?;
+        Some(utf8.as_str())
     } else if let Ok(b) = body.cast::<PyBytes>() {
         Some(json_bytes(b.as_bytes()))
     } else if let Ok(b) = body.cast::<PyByteArray>() {
-        Some(json_bytes(&b.to_vec()))
+        bytes = b.to_vec();
+        Some(json_bytes(&bytes))
     } else {
         None
     };
@@ -212,9 +218,8 @@ fn resolve(
 
 /// JSON text from bytes: UTF-8 read lossily, as the CLI reads it (L2), a byte-order mark
 /// skipped.
-fn json_bytes(b: &[u8]) -> String {
-    let b = b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b);
-    String::from_utf8_lossy(b).into_owned()
+fn json_bytes(b: &[u8]) -> Cow<'_, str> {
+    text::utf8(b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b))
 }
 
 /// A string field's text, read once.
@@ -291,7 +296,7 @@ fn resolve_mapping(
     }
 }
 
-fn as_str<'a>(f: &'a Field<Utf8<'_>>) -> Field<std::borrow::Cow<'a, str>> {
+fn as_str<'a>(f: &'a Field<Utf8<'_>>) -> Field<Cow<'a, str>> {
     match f {
         Field::Absent => Field::Absent,
         Field::Null => Field::Null,
@@ -300,7 +305,7 @@ fn as_str<'a>(f: &'a Field<Utf8<'_>>) -> Field<std::borrow::Cow<'a, str>> {
     }
 }
 
-fn as_ref<'a>(f: &'a Field<std::borrow::Cow<'_, str>>) -> Field<&'a str> {
+fn as_ref<'a>(f: &'a Field<Cow<'_, str>>) -> Field<&'a str> {
     match f {
         Field::Absent => Field::Absent,
         Field::Null => Field::Null,
