@@ -30,7 +30,7 @@ use chatmark::{Field, Limits, SendMessage};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use errors::{error, resolve_error, styles_error};
 use read::{chat_id, chat_id_ok, is_mapping, lookup, string_field, RunReader};
@@ -399,6 +399,58 @@ fn to_markdown(py: Python<'_>, f: &Bound<'_, PyAny>) -> PyResult<Markdown> {
     Ok(Markdown(engine(py, m.text.len(), || m.to_markdown())))
 }
 
+/// `split`'s limit: an `int` (not a `bool`); one below 2 is S1's `invalid_limit`, and one
+/// past the machine's range is no limit.
+fn split_limit(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if v.is_instance_of::<PyBool>() || !v.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "limit must be an int, not {}",
+            v.get_type().name()?
+        )));
+    }
+    match v.extract::<usize>() {
+        Ok(n) => Ok(n),
+        Err(_) if v.lt(0i64)? => Err(error(
+            py,
+            "invalid_limit",
+            "limit",
+            &format!("limit must be at least 2 UTF-16 units, not {v}"),
+        )),
+        Err(_) => Ok(usize::MAX),
+    }
+}
+
+/// Splits a message longer than `limit` UTF-16 units into parts that can each be sent as
+/// one `sendMessage` with their own `text` and `text_styles` (spec section 8, S1–S5): cut
+/// at the last paragraph break, else line break, sentence end, white space, grapheme
+/// cluster or code point that leaves a part at least half full; only white space is dropped
+/// at a cut, and each character keeps its codes. A text that fits is one part, an empty
+/// text none. `f` is a `Formatted`, or a mapping `{"text", "text_styles"}`; `limit`
+/// defaults to R1's 2000. A `limit` below 2 raises `ChatmarkError` `invalid_limit`.
+///
+/// >>> f = parse_markdown("**Report**: all good.\n\nDetails come in the next part.")
+/// >>> split(f, 30)
+/// [Formatted(text="Report: all good.", text_styles=[Run(start=0, len=6, st=["b"])]), Formatted(text="Details come in the next part.", text_styles=[])]
+/// >>> [p.text for p in split({"text": "one two three"}, limit=8)]
+/// ['one two', 'three']
+#[pyfunction]
+#[pyo3(signature = (f, limit = None), text_signature = "(f, limit=2000)")]
+fn split<'py>(
+    py: Python<'py>,
+    f: &Bound<'py, PyAny>,
+    limit: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let m = message(py, f)?;
+    let m = m.get();
+    let limit = match limit {
+        None => Limits::default().max_text_len,
+        Some(v) => split_limit(py, v)?,
+    };
+    let parts = engine(py, m.text.len(), || chatmark::split(m, limit))
+        .map_err(|e| resolve_error(py, &chatmark::ResolveError::from(e)))?;
+    PyList::new(py, parts.into_iter().map(|p| Formatted::wrap(py, p, None)))
+}
+
 /// The number of UTF-16 code units of `text` (JavaScript's `length`, what run offsets
 /// count): `len(text.encode("utf-16-le", "surrogatepass")) // 2` without the copy.
 ///
@@ -451,6 +503,7 @@ fn _chatmark(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(to_html, m)?)?;
     m.add_function(wrap_pyfunction!(to_markdown, m)?)?;
+    m.add_function(wrap_pyfunction!(split, m)?)?;
     m.add_function(wrap_pyfunction!(utf16_len, m)?)?;
     m.add_function(wrap_pyfunction!(utf16_offset, m)?)?;
     m.add_function(wrap_pyfunction!(str_index, m)?)?;

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -378,6 +378,68 @@ def test_render_errors() -> None:
         chatmark.to_html("**a**")  # type: ignore[arg-type]
 
 
+# --- split ---------------------------------------------------------------------------
+
+
+def test_split_parts_s1_s4() -> None:
+    f = chatmark.parse_markdown("**First** part here. Second part, *longer* than that.")
+    parts = chatmark.split(f, 30)
+    assert [p.text for p in parts] == ["First part here.", "Second part, longer than that."]
+    assert codes(parts[0].text_styles) == [(0, 5, ("b",))]
+    assert codes(parts[1].text_styles) == [(13, 6, ("i",))]  # shifted to its part (S4)
+    assert all(isinstance(p, Formatted) for p in parts)
+    # a text that fits is one part equal to the input; an empty text none (S1)
+    assert chatmark.split(f) == [f]
+    assert chatmark.split(f, limit=2000) == [f]
+    assert chatmark.split(Formatted("")) == []
+    assert chatmark.split({"text": ""}, 2) == []
+    # the mapping form is normalised first, as the renderings read it
+    runs = [{"start": 0, "len": 99, "st": "b"}]
+    assert chatmark.split({"text": "one two", "text_styles": runs}, 4) == [
+        Formatted("one", [Run(0, 3, "b")]),
+        Formatted("two", [Run(0, 3, "b")]),
+    ]
+
+
+def test_split_line_codes_stay_on_both_parts_s4() -> None:
+    f = chatmark.parse_markdown("- a list item long enough to be cut in two")
+    parts = chatmark.split(f, 24)
+    assert len(parts) == 2
+    for p in parts:
+        assert codes(p.text_styles) == [(0, chatmark.utf16_len(p.text), ("lst_1",))]
+
+
+def test_split_counts_utf16_units_s1() -> None:
+    # four emoji are eight units: a limit of 4 holds two, never half a pair (C5)
+    parts = chatmark.split(Formatted("😀😀😀😀"), 4)
+    assert [p.text for p in parts] == ["😀😀", "😀😀"]
+    assert [p.text for p in chatmark.split(Formatted("😀😀😀"), 2)] == ["😀", "😀", "😀"]
+
+
+@pytest.mark.parametrize("limit", [0, 1, -1, -(2**70)])
+def test_split_invalid_limit_s1(limit: int) -> None:
+    with pytest.raises(ChatmarkError) as e:
+        chatmark.split(Formatted("text"), limit)
+    assert (e.value.code, e.value.field) == ("invalid_limit", "limit")
+    assert str(limit) in e.value.message
+    with pytest.raises(ChatmarkError):
+        chatmark.split(Formatted(""), limit)  # even with nothing to split
+
+
+def test_split_argument_types() -> None:
+    f = Formatted("one two")
+    assert chatmark.split(f, 2**70) == [f]  # past the machine's range: no limit
+    assert chatmark.split(f, None) == [f]  # type: ignore[arg-type]
+    for bad in (4.0, "4", True, [4]):
+        with pytest.raises(TypeError, match="limit must be an int"):
+            chatmark.split(f, bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        chatmark.split("one two", 4)  # type: ignore[arg-type]
+    with pytest.raises(ChatmarkError) as e:
+        chatmark.split({"text": 5}, 4)
+    assert e.value.code == "invalid_text"
+
+
 # --- errors --------------------------------------------------------------------------
 
 
@@ -446,29 +508,34 @@ def test_module_constants() -> None:
 # --- the GIL -------------------------------------------------------------------------
 
 
-def test_long_texts_release_the_gil() -> None:
-    """Another thread runs while the engine parses a long text. Python never takes the GIL
-    from a thread by itself here (a switch interval of 100 s), so the other thread can run
-    during the call only if the call releases it."""
+@pytest.mark.parametrize(
+    "call",
+    [chatmark.parse_markdown, lambda t: chatmark.split(Formatted(t), 2000)],
+    ids=["parse_markdown", "split"],
+)
+def test_long_texts_release_the_gil(call: Callable[[str], object]) -> None:
+    """Another thread runs while the engine works on a long text. Python never takes the
+    GIL from a thread by itself here (a switch interval of 100 s), so the other thread can
+    run during the call only if the call releases it."""
     text = "**bold** and _it_ {red}red{/red}\n" * 200_000  # 6.8 MB
     stamps: list[float] = []
     window: list[float] = []
     done = threading.Event()
 
-    def parse() -> None:
+    def work() -> None:
         window.append(time.perf_counter())
-        chatmark.parse_markdown(text)
+        call(text)
         window.append(time.perf_counter())
         done.set()
 
     old = sys.getswitchinterval()
     sys.setswitchinterval(100)
     try:
-        t = threading.Thread(target=parse)
+        t = threading.Thread(target=work)
         t.start()
         while not done.is_set():
             stamps.append(time.perf_counter())
-            time.sleep(0)  # lets the parsing thread take the GIL
+            time.sleep(0)  # lets the working thread take the GIL
         t.join()
     finally:
         sys.setswitchinterval(old)

@@ -1,6 +1,7 @@
 """Property tests (hypothesis): whatever the input, every result is canonical (C1-C6), its
 runs lie inside the text, and its offsets are the UTF-16 offsets Python's own
-``text.encode("utf-16-le")`` gives; renderings read back (W1, W2)."""
+``text.encode("utf-16-le")`` gives; renderings read back (W1, W2); split parts fit, lose
+nothing but white space at their cuts and keep every character's codes (S1-S4)."""
 
 from __future__ import annotations
 
@@ -152,3 +153,49 @@ def test_offset_helpers_agree_with_python(text: str, data: st.DataObject) -> Non
     off = chatmark.utf16_offset(text, i)
     assert off == units(text[:i])
     assert chatmark.str_index(text, off) == i
+
+
+# Unicode's White_Space (what S2 drops at a cut), which str.isspace() is not: it also takes
+# the separators U+001C to U+001F
+WHITE_SPACE = set("\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {
+    chr(c) for c in range(0x2000, 0x200B)
+}
+# texts with the cuts S3 looks for: paragraphs, lines, sentences, words, clusters
+SPLIT_PIECES = [
+    "\n\n", "\n", ". ", "! ", "。", " ", "  ", "\u3000", "word", "a", "😀", "👩‍👩‍👧",
+    "e\u0301", "**", "_", "- ", "{red}", "{/red}",
+]  # fmt: skip
+splittable = st.lists(st.sampled_from(SPLIT_PIECES) | st.text(max_size=3), max_size=60).map("".join)
+
+
+def unit_codes(f: Formatted) -> list[frozenset[str]]:
+    """The codes of each UTF-16 unit of the text."""
+    out: list[frozenset[str]] = [frozenset()] * chatmark.utf16_len(f.text)
+    for r in f.text_styles:
+        out[r.start : r.end] = [frozenset(r.st)] * r.len
+    return out
+
+
+@given(splittable, raw_runs, st.integers(2, 40))
+def test_split_parts_fit_and_lose_only_white_space_s1_s4(
+    text: str, runs: list[dict[str, Any]], limit: int
+) -> None:
+    f = Formatted(text, runs)
+    if text.startswith(("- ", "**", "_", "{")):
+        f = chatmark.parse_markdown(text)
+    parts = chatmark.split(f, limit)
+    assert chatmark.split(f, limit) == parts  # S5: the same parts every time
+    if chatmark.utf16_len(f.text) <= limit:
+        assert parts == ([f] if f.text else [])  # S1
+    codes = unit_codes(f)
+    at = 0  # where the next part may start in f.text
+    for p in parts:
+        assert_canonical(p)  # S4: canonical
+        assert 1 <= chatmark.utf16_len(p.text) <= limit  # S1
+        k = f.text.index(p.text, at)
+        assert set(f.text[at:k]) <= WHITE_SPACE  # S2: only white space dropped
+        start = chatmark.utf16_offset(f.text, k)
+        n = chatmark.utf16_len(p.text)
+        assert unit_codes(p) == codes[start : start + n]  # S4: codes follow characters
+        at = k + len(p.text)
+    assert set(f.text[at:]) <= WHITE_SPACE

@@ -70,6 +70,7 @@ CHILD = textwrap.dedent(
         lambda: chatmark.resolve(rand_value()),
         lambda: chatmark.to_html(rng.choice([rand_value(), {"text": rand_str(), "text_styles": rand_value()}])),
         lambda: chatmark.to_markdown({"text": rand_str(), "text_styles": [rand_value() for _ in range(5)]}),
+        lambda: chatmark.split(rng.choice([rand_value(), {"text": rand_str() * rng.randrange(1, 20), "text_styles": rand_value()}]), rng.choice([rand_value(), -1, 0, 1, 2, 3, 7, 2**70])),
         lambda: Formatted(rand_str(), [rand_value() for _ in range(5)]),
         lambda: Run(rand_value(), rand_value(), rand_value()),
         lambda: chatmark.utf16_offset(rand_str(), rng.randrange(-3, 50)),

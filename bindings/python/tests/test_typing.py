@@ -48,6 +48,9 @@ def test_bot_usage() -> None:
     assert n == 5
     imported: Formatted = chatmark.from_commonmark("# Release notes\n\n- **fast**")
     assert imported.text == "Release notes\n\nfast"
+    parts: list[Formatted] = chatmark.split(imported, limit=14)
+    assert [p.text for p in parts] == ["Release notes", "fast"]
+    assert chatmark.split({"text": "a b", "text_styles": []}) == [Formatted("a b")]
     assert chatmark.STYLE_CODES[0] == "b" and isinstance(chatmark.__version__, str)
     assert (
         Formatted("a", [Run(0, 1, "b")]).to_json()
@@ -64,5 +67,7 @@ def misuses_the_stub_refuses() -> None:
     chatmark.normalize("x", [{"start": 0}], max_text_styles="10")  # type: ignore[arg-type]
     Run(0, 1, "b").start = 2  # type: ignore[misc]
     chatmark.to_html("**x**")  # type: ignore[arg-type]
+    chatmark.split(Formatted("x"), "10")  # type: ignore[arg-type]
+    y: Formatted = chatmark.split(Formatted("x"))  # type: ignore[assignment]
     x: str = chatmark.utf16_len("x")  # type: ignore[assignment]
-    del x
+    del x, y

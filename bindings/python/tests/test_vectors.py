@@ -3,7 +3,8 @@
 Each body is resolved three ways, which must agree with the case and with each other: as a
 ``dict`` (read from Python values), as JSON text (``str``) and as UTF-8 ``bytes`` (both read
 by the engine's JSON reader, as ``chatmark --jsonl`` reads a line). A case that parses
-markup is also checked through ``parse_markdown``/``parse_html`` directly.
+markup is also checked through ``parse_markdown``/``parse_html`` directly. Import cases run
+through ``from_commonmark``, split cases through ``split``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 import chatmark
-from chatmark import ChatmarkError
+from chatmark import ChatmarkError, Formatted
 from conftest import DATA, SHARED, cases
 
 # every file of cases `{id, rule, input: body, expect | expect_error}`
@@ -129,3 +130,53 @@ def test_import(case: dict[str, Any]) -> None:
     f = chatmark.from_commonmark(text)
     assert f.to_dict() == case["expect"], case["rule"]
     assert chatmark.Formatted(f.text, f.text_styles) == f
+
+
+def split_message(body: dict[str, Any]) -> Formatted:
+    """The message of a split case's body, formatted as ``chatmark split --jsonl`` formats
+    it: as ``resolve`` does but with no length limit (long texts are what split is for), an
+    empty text, or one empty once formatted, being a message with no text once the other
+    fields have passed their checks."""
+    try:
+        return chatmark.resolve(body, max_len=0)
+    except ChatmarkError as e:
+        if e.code == "text_empty":
+            split_message({**body, "text": " "})  # raises the other fields' errors
+            return Formatted("")
+        if e.code == "empty_after_formatting":
+            return Formatted("")
+        raise
+
+
+def split_outcome(body: dict[str, Any], limit: Any) -> dict[str, Any]:
+    """What splitting gives, in the shape of a case's ``expect_parts`` or ``expect_error``;
+    the mapping ``{"text", "text_styles"}`` must split as the ``Formatted`` does."""
+    try:
+        f = split_message(body)
+        parts = chatmark.split(f) if limit is None else chatmark.split(f, limit)
+    except ChatmarkError as e:
+        return {"expect_error": e.code}
+    message = f.to_dict()
+    assert (chatmark.split(message) if limit is None else chatmark.split(message, limit)) == parts
+    return {"expect_parts": [p.to_dict() for p in parts]}
+
+
+@pytest.mark.parametrize(
+    "case", cases(SHARED / "split.jsonl", DATA / "split.jsonl", DATA / "split_cases.jsonl")
+)
+def test_split(case: dict[str, Any]) -> None:
+    """Spec section 8 (S1-S5): each body's message split by ``split(f, limit)``. A
+    ``limit`` that JSON writes as a number with no fraction is that int, and an absent or
+    null one the default; one of another type, the JSON tool's ``invalid_limit``, is a
+    ``TypeError`` from Python."""
+    want = {k: case[k] for k in ("expect_parts", "expect_error") if k in case}
+    body = dict(case["input"])
+    limit = body.pop("limit", None)
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+        assert want == {"expect_error": "invalid_limit"}
+        with pytest.raises(TypeError, match="limit must be an int"):
+            split_outcome(body, limit)
+        return
+    assert split_outcome(body, limit) == want, case["rule"]

@@ -1,7 +1,8 @@
 """chatmark: chat messages in the platform's markdown dialect or HTML subset to plain text
 plus canonical ``text_styles`` runs counted in UTF-16 code units, as a bot API's
 ``sendMessage`` takes them; client runs normalised, whole bodies resolved with clear
-errors, messages rendered back to HTML or markdown. One Rust engine, compiled.
+errors, messages rendered back to HTML or markdown and long ones split into sendable parts.
+One Rust engine, compiled.
 
 >>> import chatmark
 >>> f = chatmark.parse_markdown("**Hello** {red}world{/red}")
@@ -23,6 +24,7 @@ from ._chatmark import (
     parse_html,
     parse_markdown,
     resolve,
+    split,
     str_index,
     to_html,
     to_markdown,
@@ -44,6 +46,7 @@ __all__ = [
     "parse_html",
     "parse_markdown",
     "resolve",
+    "split",
     "str_index",
     "to_html",
     "to_markdown",
