@@ -11,17 +11,20 @@ Passes take turns case by case (a burst of load on the shared machine falls on a
 each case's figure is its fastest pass. Prints messages per second, MB/s and µs per
 message, the ratio of ``parse_markdown`` to markdown-it-py (issue 52's goal: 50), and the
 per-call overhead: the time of a call on an empty message and on a short one, beside a C
-builtin's call (``len``) timed the same way.
+builtin's call (``len``) timed the same way. With ``--wheel PATH``, the wheel's size and its
+extension's unpacked size come first.
 
-    python bindings/python/bench/bench.py [--quick]
+    python bindings/python/bench/bench.py [--quick] [--wheel PATH]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
+import zipfile
 from importlib.metadata import version
 from typing import Any, Callable
 
@@ -76,8 +79,22 @@ def per_call_ns(fns: list[tuple[Callable[[str], Any], str]], calls: int) -> list
     return best
 
 
+def print_wheel(path: str) -> None:
+    """The wheel's size and its extension module's, unpacked."""
+    print(f"wheel {os.path.basename(path)}: {os.path.getsize(path)} bytes")
+    for info in zipfile.ZipFile(path).infolist():
+        if info.filename.endswith(".so"):
+            print(f"{info.filename}: {info.file_size} bytes unpacked")
+
+
 def main() -> None:
-    quick = "--quick" in sys.argv
+    parser = argparse.ArgumentParser(description="chatmark beside the pure-Python peers")
+    parser.add_argument("--quick", action="store_true", help="3 passes instead of 15")
+    parser.add_argument("--wheel", help="a wheel whose size to print first")
+    args = parser.parse_args()
+    if args.wheel:
+        print_wheel(args.wheel)
+    quick = args.quick
     passes = 3 if quick else 15
     md, html = load()
     md_bytes = sum(len(m.encode()) for m in md)
