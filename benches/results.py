@@ -42,6 +42,12 @@ SECTIONS = {
     "node": ("node benches/node/bench.mjs", {}),
     "sizes": ("node bindings/wasm/scripts/size-check.mjs --print", {}),
     "composer": ("node bindings/wasm/scripts/composer-bench.mjs", {}),
+    # after `bash scripts/python`, which builds the wheel and the virtualenv it is tested in
+    "python": (
+        "target/python/test/bin/python bindings/python/bench/bench.py"
+        " --wheel target/python/wheels/chatmark-*-cp39-abi3-*.whl",
+        {},
+    ),
     "server": ("bash benches/server/load.sh", {}),
 }
 
