@@ -12,9 +12,9 @@ cd "$(dirname "$0")/../.."
 duration=${SECONDS_PER_CASE:-10}
 connections=${CONNECTIONS:-32}
 
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >&2; }
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[ -n "$pgbin" ] || { apt-get update -qq && apt-get install -y -qq postgresql; pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
+[ -n "$pgbin" ] || { apt-get update -qq && apt-get install -y -qq postgresql >&2; pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
 cargo build --release -q -p chatmark-api --example server
 server=target/release/examples/server
 
