@@ -123,7 +123,11 @@ def section_text(name):
         return None
     with open(path, encoding="utf-8") as f:
         head, _, body = f.read().partition("\n\n")
-    return f"{head}\n\n```text\n{body.rstrip()}\n```"
+    body = body.rstrip()
+    # a check that prints a Markdown table (the server's) is shown as the table it is
+    if body.startswith("| "):
+        return f"{head}\n\n{body}"
+    return f"{head}\n\n```text\n{body}\n```"
 
 
 def write():
