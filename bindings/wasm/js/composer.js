@@ -421,9 +421,10 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     this.setAttribute('placeholder', placeholder);
   }
 
-  /** Whether the text is longer than `maxLength`. */
+  /** Whether the text to send (without its trailing whitespace, which is not sent) is longer
+   * than `maxLength`. */
   get over() {
-    return this._value.text.length > this.maxLength;
+    return this._value.text.trimEnd().length > this.maxLength;
   }
 
   get value() {
@@ -699,7 +700,9 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     // a paste's offer to format it lasts until the next change
     this._offer.hidden = true;
     this._pasted = null;
-    const left = this.maxLength - this._value.text.length;
+    // counted on what is sent: the text without its trailing whitespace
+    const text = this._value.text.trimEnd();
+    const left = this.maxLength - text.length;
     const over = left < 0;
     const counter = this._counter;
     counter.textContent = left;
@@ -708,7 +711,7 @@ export class ChatmarkComposer extends (globalThis.HTMLElement || Object) {
     const tooLong = `${-left} character${left < -1 ? 's' : ''} too long`;
     // over: how many messages it makes, which split-long sends (and then it is no error);
     // counted on the text alone, which is where the cuts are (S3), without the runs' cost
-    const parts = over && this._split({ text: this._value.text.trimEnd(), text_styles: [] });
+    const parts = over && this._split({ text, text_styles: [] });
     const n = parts?.length;
     this._parts = this.splitLong && parts;
     const invalid = over && !this._parts;
