@@ -335,8 +335,8 @@ function readBody(body) {
   });
 }
 
-/** The message the render tools read, `{text, runs}`: text required, runs lenient (R6's cap
- *  applies). */
+/** The message the render tools and `split` read, `{text, runs}`: text required, runs
+ *  lenient (R6's cap applies). */
 function readMessage(message) {
   return asJson('formatted', () => {
     const f = jv(message, '');
@@ -484,21 +484,6 @@ function splitLimit(options) {
     throw new ChatmarkError('invalid_limit', 'limit', `limit must be at least 2 UTF-16 units, not ${lim}`);
   }
   return Math.min(lim, 0xffffffff);
-}
-
-/** The message `split` takes: `[text, runs]` from `{text, text_styles?}`, checked as a body's
- *  fields are (R2, R6). */
-function readSplitMessage(message) {
-  return asJson('formatted', () => {
-    const f = jv(message, '');
-    const t = isObject(f) ? member(f, 'text') : undefined;
-    if (t === undefined || t === null) throw new ChatmarkError('missing_text', 'text', 'text is required');
-    checkText(t);
-    const styles = member(f, 'text_styles');
-    if (styles !== undefined && styles !== null && !Array.isArray(styles)) throw invalidStyles();
-    if (styles) checkRunCount(styles);
-    return [t, styles ? readRuns(styles) : []];
-  });
 }
 
 // Inputs, as lib.rs reads them: a message's strings and client runs, and the resolve request.
@@ -862,7 +847,7 @@ export function createApi({ html, entry }) {
   function split(message, options) {
     ready();
     const limit = splitLimit(options);
-    const [text, runs] = readSplitMessage(message);
+    const { text, runs } = readMessage(message);
     putMessage(mem, [], runs);
     const status = mem.ex.split(mem.putUnits(text), runs.length, limit) >>> 0;
     if (status !== OK) throw new ChatmarkError('internal_error', '', `the engine answered status ${status}`);
